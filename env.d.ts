@@ -1,0 +1,29 @@
+/// <reference types="@cloudflare/workers-types" />
+
+/** Bindings and variables of the worker (wrangler.toml, secrets). */
+interface Env {
+  ASSETS: Fetcher;
+  MEDIA: R2Bucket;
+  DB: D1Database;
+  SITE_NAME?: string;
+  SITE_URL?: string;
+  BUSINESS_CONTACT?: string;
+  FILING_NUMBER?: string;
+  CULTURE_LICENCE?: string;
+  SUPABASE_URL?: string;
+  SUPABASE_ANON_KEY?: string;
+  AUTH_JWT_SECRET?: string;
+  AUTH_AUTO_CONFIRM?: string;
+  EXPOSE_ACCOUNT_API?: string;
+}
+
+declare module "virtual:client-assets" {
+  const assets: { scripts: string[]; styles: string[]; preloads: string[] };
+  export default assets;
+}
+
+declare module "cloudflare:test" {
+  interface ProvidedEnv extends Env {
+    TEST_MIGRATIONS: import("@cloudflare/vitest-pool-workers").D1Migration[];
+  }
+}

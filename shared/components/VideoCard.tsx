@@ -1,0 +1,66 @@
+import { Link } from "react-router";
+import { getVideo } from "../catalogue/index";
+import { formatRating, formatViews } from "../format";
+import type { CardItem } from "../loaders";
+
+/** Cover size: every cover is 16:9; width/height keep the layout still while it loads. */
+export const COVER_WIDTH = 640;
+export const COVER_HEIGHT = 360;
+/** Shown instead of a cover that fails to load (spec §2). */
+export const FALLBACK_COVER = "/fallback-cover.svg";
+
+interface VideoCardProps {
+  item: CardItem;
+  layout?: "grid" | "list";
+  /** The first cards of a page load eagerly (they are the largest paint). */
+  eager?: boolean;
+}
+
+export function VideoCard({ item, layout = "grid", eager = false }: VideoCardProps) {
+  const video = getVideo(item.id);
+  if (!video) return null;
+  return (
+    <article className={`video-card video-card-${layout}`}>
+      <Link to={`/video/${video.id}`} className="video-card-link">
+        <div className="video-card-cover">
+          <img
+            src={`/${video.coverImage}`}
+            data-fallback={FALLBACK_COVER}
+            alt=""
+            width={COVER_WIDTH}
+            height={COVER_HEIGHT}
+            loading={eager ? "eager" : "lazy"}
+            decoding="async"
+          />
+          <span className="badge badge-free">免费观看</span>
+          <span className="video-card-duration">{video.duration}</span>
+        </div>
+        <div className="video-card-body">
+          <h3 className="video-card-title">{video.title}</h3>
+          <p className="video-card-meta">
+            <span className="rating" aria-label={`评分 ${formatRating(video.rating)}`}>
+              ★ {formatRating(video.rating)}
+            </span>
+            <span>{video.year}</span>
+            <span>{formatViews(item.views)}次播放</span>
+          </p>
+          <p className="video-card-categories">
+            {video.category.slice(0, 2).map((c) => (
+              <span key={c} className="chip">
+                {c}
+              </span>
+            ))}
+          </p>
+          <p className="video-card-description">{video.description}</p>
+          <p className="video-card-tags">
+            {video.tags.slice(0, 3).map((t) => (
+              <span key={t} className="tag">
+                #{t}
+              </span>
+            ))}
+          </p>
+        </div>
+      </Link>
+    </article>
+  );
+}

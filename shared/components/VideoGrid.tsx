@@ -1,0 +1,29 @@
+import type { CardItem } from "../loaders";
+import { VideoCard } from "./VideoCard";
+
+interface VideoGridProps {
+  items: readonly CardItem[];
+  layout?: "grid" | "list";
+  /** How many leading cards load their cover eagerly. */
+  eagerCount?: number;
+}
+
+export function VideoGrid({ items, layout = "grid", eagerCount = 0 }: VideoGridProps) {
+  return (
+    <div className={layout === "list" ? "video-list" : "video-grid"}>
+      {items.map((item, index) => (
+        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} />
+      ))}
+    </div>
+  );
+}
+
+/** Nothing matches the filters (spec §8). */
+export function EmptyListing() {
+  return (
+    <div className="empty-state" role="status">
+      <p className="empty-title">暂无符合条件的视频</p>
+      <p className="empty-hint">请尝试调整筛选条件</p>
+    </div>
+  );
+}

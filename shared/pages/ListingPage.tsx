@@ -1,0 +1,95 @@
+import { useLoaderData, useLocation, useNavigate } from "react-router";
+import { categoryDisplayName } from "../catalogue/index";
+import { Pagination } from "../components/Pagination";
+import { PageMeta } from "../components/PageMeta";
+import { EmptyListing, VideoGrid } from "../components/VideoGrid";
+import { LISTING_SORTS, listingQuery, RATING_FILTERS, type ListingSort, type ListingState, type RatingFilter } from "../listing";
+import type { ListingData } from "../loaders";
+import { Link } from "react-router";
+
+function headingOf(data: ListingData): string {
+  if (data.kind === "latest") return "最新更新";
+  if (data.kind === "top-rated") return "高分推荐";
+  return categoryDisplayName(data.category ?? "all");
+}
+
+function descriptionOf(data: ListingData, heading: string): string {
+  if (data.kind === "latest") return "最新上线的电影、电视剧、综艺与纪录片，按上线时间排序，免费高清在线观看。";
+  if (data.kind === "top-rated") return "口碑高分作品合集，按评分从高到低排列，免费高清在线观看。";
+  return `${heading}：共 ${data.total} 部作品，支持按年份、评分筛选与多种排序，免费高清在线观看。`;
+}
+
+export function ListingPage() {
+  const data = useLoaderData() as ListingData;
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const heading = headingOf(data);
+  const state = data.state;
+  const href = (change: Partial<ListingState>) => pathname + listingQuery(state, data.defaultSort, change);
+  const go = (change: Partial<ListingState>) => navigate(href(change));
+
+  return (
+    <>
+      <PageMeta title={heading} description={descriptionOf(data, heading)} path={pathname + listingQuery(state, data.defaultSort, { page: state.page })} />
+      <div className="page-header">
+        <h1 className="page-title">{heading}</h1>
+        <p className="page-subtitle">共 {data.total} 部作品</p>
+      </div>
+
+      <form className="listing-controls" method="get" action={pathname} aria-label="筛选与排序" onSubmit={(e) => e.preventDefault()}>
+        <label className="control">
+          <span className="control-label">年份</span>
+          <select name="year" value={state.year ?? ""} onChange={(e) => go({ year: e.target.value ? Number(e.target.value) : null })}>
+            <option value="">全部年份</option>
+            {data.years.map((y) => (
+              <option key={y} value={y}>
+                {y}年
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="control">
+          <span className="control-label">评分</span>
+          <select name="rating" value={state.rating} onChange={(e) => go({ rating: Number(e.target.value) as RatingFilter })}>
+            {RATING_FILTERS.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="control">
+          <span className="control-label">排序</span>
+          <select name="sort" value={state.sort} onChange={(e) => go({ sort: e.target.value as ListingSort })}>
+            {LISTING_SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {state.view === "list" ? <input type="hidden" name="view" value="list" /> : null}
+        <noscript>
+          <button type="submit" className="button button-secondary">
+            应用筛选
+          </button>
+        </noscript>
+        <div className="view-toggle" role="group" aria-label="显示方式">
+          <Link to={href({ view: "grid", page: state.page })} className="view-button" aria-current={state.view === "grid" ? "true" : undefined} replace>
+            网格
+          </Link>
+          <Link to={href({ view: "list", page: state.page })} className="view-button" aria-current={state.view === "list" ? "true" : undefined} replace>
+            列表
+          </Link>
+        </div>
+      </form>
+
+      {data.items.length > 0 ? (
+        <VideoGrid items={data.items} layout={state.view} eagerCount={state.view === "grid" ? 2 : 1} />
+      ) : (
+        <EmptyListing />
+      )}
+      <Pagination page={state.page} pageCount={data.pageCount} hrefFor={(page) => href({ page })} />
+    </>
+  );
+}

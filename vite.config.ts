@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import path from "node:path";
+import devServer from "@hono/vite-dev-server";
+import cloudflareAdapter from "@hono/vite-dev-server/cloudflare";
+import { defineConfig, type Manifest, type Plugin } from "vite";
+
+const root = import.meta.dirname;
+const CLIENT_ENTRY = "client/entry.tsx";
+
+/**
+ * The worker learns the hashed names of the client bundle from this module:
+ * the build writes dist/client-assets.js from the Vite manifest; `vite` (dev)
+ * serves a virtual module that points at the unbundled entry.
+ */
+function clientAssets(): Plugin {
+  const id = "virtual:client-assets";
+  return {
+    name: "client-assets",
+    resolveId(source) {
+      return source === id ? "\0" + id : undefined;
+    },
+    load(resolved) {
+      if (resolved !== "\0" + id) return undefined;
+      const dev = { scripts: ["/@vite/client", "/" + CLIENT_ENTRY], styles: [], preloads: [] };
+      return `export default ${JSON.stringify(dev)};`;
+    },
+    writeBundle(options) {
+      const outDir = options.dir ?? path.join(root, "dist/client");
+      const manifestPath = path.join(outDir, ".vite/manifest.json");
+      const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8")) as Manifest;
+      const entry = manifest[CLIENT_ENTRY];
+      if (!entry) throw new Error(`${CLIENT_ENTRY} missing from the Vite manifest`);
+      const preloads = new Set<string>();
+      const visit = (key: string) => {
+        for (const imp of manifest[key]?.imports ?? []) {
+          const chunk = manifest[imp];
+          if (chunk && !preloads.has("/" + chunk.file)) {
+            preloads.add("/" + chunk.file);
+            visit(imp);
+          }
+        }
+      };
+      visit(CLIENT_ENTRY);
+      const assets = {
+        scripts: ["/" + entry.file],
+        styles: (entry.css ?? []).map((file) => "/" + file),
+        preloads: [...preloads],
+      };
+      fs.writeFileSync(
+        path.join(root, "dist/client-assets.js"),
+        `export default ${JSON.stringify(assets, null, 2)};\n`,
+      );
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  publicDir: "public",
+  esbuild: { jsx: "automatic" },
+  oxc: { jsx: { runtime: "automatic" } },
+  build: {
+    outDir: "dist/client",
+    emptyOutDir: true,
+    manifest: true,
+    target: "es2022",
+    rollupOptions: { input: path.join(root, CLIENT_ENTRY) },
+  },
+  plugins: [
+    clientAssets(),
+    ...(command === "serve"
+      ? [
+          devServer({
+            entry: "worker/index.ts",
+            adapter: cloudflareAdapter,
+            exclude: [/^\/(client|shared|@vite|@id|@fs|node_modules)\/.*/, /^\/@react-refresh/, /\?(import|url|raw)/],
+          }),
+        ]
+      : []),
+  ],
+}));

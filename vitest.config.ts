@@ -1,0 +1,42 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+const root = import.meta.dirname;
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(root, "migrations"));
+  return {
+    test: {
+      projects: [
+        {
+          test: {
+            name: "unit",
+            include: ["tests/unit/**/*.test.{ts,tsx}"],
+            environment: "node",
+          },
+        },
+        {
+          plugins: [
+            cloudflareTest({
+              main: "./worker/index.ts",
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations },
+              },
+            }),
+          ],
+          resolve: {
+            alias: { "virtual:client-assets": path.join(root, "dist/client-assets.js") },
+          },
+          test: {
+            name: "worker",
+            include: ["tests/worker/**/*.test.{ts,tsx}"],
+            setupFiles: ["./tests/worker/setup.ts"],
+            testTimeout: 30_000,
+          },
+        },
+      ],
+    },
+  };
+});

@@ -1,0 +1,12 @@
+import type { Context } from "hono";
+
+/** Hono environment of the worker: Cloudflare bindings plus per-request values. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    /** Per-request CSP nonce for inline scripts. */
+    nonce: string;
+  };
+}
+
+export type AppContext = Context<AppEnv>;
