@@ -1,7 +1,10 @@
 /// <reference types="@cloudflare/workers-types" />
 
 /** Bindings and variables of the worker (wrangler.toml, secrets). */
-interface Env {
+interface Env extends Cloudflare.Env {}
+
+declare namespace Cloudflare {
+  interface Env {
   ASSETS: Fetcher;
   MEDIA: R2Bucket;
   DB: D1Database;
@@ -15,15 +18,12 @@ interface Env {
   AUTH_JWT_SECRET?: string;
   AUTH_AUTO_CONFIRM?: string;
   EXPOSE_ACCOUNT_API?: string;
+  /** Only in the worker tests: the D1 migrations to apply. */
+  TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
+  }
 }
 
 declare module "virtual:client-assets" {
   const assets: { scripts: string[]; styles: string[]; preloads: string[] };
   export default assets;
-}
-
-declare module "cloudflare:test" {
-  interface ProvidedEnv extends Env {
-    TEST_MIGRATIONS: import("@cloudflare/vitest-pool-workers").D1Migration[];
-  }
 }

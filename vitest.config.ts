@@ -36,6 +36,17 @@ export default defineConfig(async () => {
             testTimeout: 30_000,
           },
         },
+        {
+          test: {
+            name: "e2e",
+            include: ["tests/e2e/**/*.test.ts"],
+            environment: "node",
+            globalSetup: ["./tests/e2e/global-setup.ts"],
+            fileParallelism: false,
+            testTimeout: 60_000,
+            hookTimeout: 90_000,
+          },
+        },
       ],
     },
   };

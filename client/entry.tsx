@@ -1,19 +1,23 @@
-import { StrictMode } from "react";
+import { StrictMode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
-import { Document, type DocumentAssets } from "../shared/Document";
+import { Document } from "../shared/Document";
+import "./globals";
 import { createRoutes } from "../shared/routes";
 import { clientRootLoader } from "./root-loader";
 import { installCoverFallback } from "./cover-fallback";
 import "./styles.css";
 
-declare global {
-  interface Window {
-    __ASSETS__: DocumentAssets;
-  }
-}
 
 installCoverFallback(document);
+
+/** Marks <html data-hydrated="true"> once React has hydrated (tests and styles can wait for it). */
+function HydrationMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return null;
+}
 
 // The hydration data (window.__staticRouterHydrationData) is read by the router itself.
 const router = createBrowserRouter(createRoutes(clientRootLoader));
@@ -23,6 +27,7 @@ hydrateRoot(
   <StrictMode>
     <Document assets={window.__ASSETS__}>
       <RouterProvider router={router} />
+      <HydrationMarker />
     </Document>
   </StrictMode>,
 );

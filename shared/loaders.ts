@@ -47,9 +47,12 @@ export interface ListingData extends Omit<ListingResult, "ids"> {
   items: CardItem[];
 }
 
-/** A path parameter that still holds percent-escapes could not be decoded: treat it as not found. */
+/**
+ * A path parameter that still holds a "%" could not be percent-decoded (or
+ * decoded to a "%", which no catalogue name has): treat it as not found.
+ */
 function isUndecodable(param: string): boolean {
-  return /%[0-9A-Fa-f]{2}/.test(param) || param.includes("\uFFFD");
+  return param.includes("%") || param.includes("\uFFFD");
 }
 
 export function notFound(kind: "page" | "video" | "info" = "page"): never {
@@ -116,6 +119,7 @@ export interface InfoData {
 
 export function infoLoader({ params }: LoaderFunctionArgs): InfoData {
   const type = params.page ?? "";
+  if (isUndecodable(type)) notFound();
   if (!isInfoPageType(type)) notFound("info");
   return { type };
 }

@@ -71,9 +71,7 @@ export function Footer() {
       </div>
       <div className="footer-bottom">
         <p className="footer-contact">{config.businessContact}</p>
-        <p>
-          © {COPYRIGHT_YEAR} {config.siteName} 版权所有
-        </p>
+        <p>{`© ${COPYRIGHT_YEAR} ${config.siteName} 版权所有`}</p>
         <p>{config.filingNumber}</p>
         <p>{config.cultureLicence}</p>
       </div>

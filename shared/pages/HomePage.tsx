@@ -67,7 +67,7 @@ export function HomePage() {
 
       <section className="why-us" aria-labelledby="why-title">
         <h2 id="why-title" className="section-title">
-          为什么选择{config.siteName}
+          {`为什么选择${config.siteName}`}
         </h2>
         <div className="why-grid">
           {REASONS.map((r) => (

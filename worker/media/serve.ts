@@ -209,12 +209,7 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
       return unavailable(err, key);
     }
     if (!obj) return notFound();
-    const full: RangeResult = { kind: "full" };
-    if (obj.size === 0) {
-      await discard(obj);
-      return entityResponse(obj, contentType, full, null);
-    }
-    return entityResponse(obj, contentType, full, obj.body);
+    return entityResponse(obj, contentType, { kind: "full" }, obj.body);
   }
 
   // `-0` can never be satisfied; R2 would reject it. Ask for the size only.
@@ -239,7 +234,7 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
       return unavailable(err, key);
     }
     if (!whole) return notFound();
-    return entityResponse(whole, contentType, { kind: "full" }, whole.size === 0 ? null : whole.body);
+    return entityResponse(whole, contentType, { kind: "full" }, whole.body);
   }
   const range = resolveRange(spec, obj.size);
   if (range.kind === "unsatisfiable") {

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * Prepares the local bindings that `wrangler dev` uses (persisted under
+ * .wrangler/state/v3): generates the placeholder media when missing, seeds
+ * them into the local R2 bucket, and applies the D1 migrations — all in this
+ * one process, no cloud account needed.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateMedia } from "./generate-media.mjs";
+import { openLocalBindings, seedMedia } from "./seed-media.mjs";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const MIGRATIONS_DIR = path.join(REPO_ROOT, "migrations");
+
+/** Splits a migration file into statements (no semicolons inside our SQL strings). */
+function statements(sql) {
+  return sql
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("--"))
+    .join("\n")
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Applies migrations/*.sql to the local D1 database, recording them in the
+ * same d1_migrations table that `wrangler d1 migrations apply` keeps.
+ */
+export async function applyLocalMigrations({ log = console.log } = {}) {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql")).sort();
+  const proxy = await openLocalBindings();
+  try {
+    const db = proxy.env.DB;
+    await db
+      .prepare(
+        "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
+      )
+      .run();
+    const applied = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
+    let count = 0;
+    for (const file of files) {
+      if (applied.has(file)) continue;
+      const sql = await readFile(path.join(MIGRATIONS_DIR, file), "utf8");
+      await db.batch([...statements(sql).map((s) => db.prepare(s)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file)]);
+      count++;
+    }
+    log(`d1: ${count} migration(s) applied, ${files.length - count} already there`);
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+export async function prepareLocal({ log = console.log } = {}) {
+  await generateMedia({ log });
+  await seedMedia({ log });
+  await applyLocalMigrations({ log });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  prepareLocal().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

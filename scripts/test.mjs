@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every test layer in one command.
+ *  1. installs Debian's chromium and fonts-noto-cjk when missing (never a downloaded browser),
+ *  2. builds the client and the worker's asset manifest,
+ *  3. runs vitest: unit (node), worker (inside workerd), e2e (Chromium against `wrangler dev`).
+ * Extra arguments go to vitest, e.g. `npm test -- --project unit`.
+ */
+import { execSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+const args = process.argv.slice(2);
+
+function hasCjkFont() {
+  try {
+    return execSync("fc-list :lang=zh family", { encoding: "utf8" }).trim().length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function ensureBrowser() {
+  const packages = [];
+  if (!fs.existsSync("/usr/bin/chromium")) packages.push("chromium");
+  if (!hasCjkFont()) packages.push("fonts-noto-cjk");
+  if (packages.length === 0) return;
+  console.log(`test: installing ${packages.join(", ")} with apt-get`);
+  const sudo = process.getuid && process.getuid() === 0 ? "" : "sudo ";
+  execSync(`${sudo}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq ${packages.join(" ")}`, { stdio: "inherit" });
+}
+
+const wantsE2E = args.length === 0 || args.some((a) => a.includes("e2e"));
+if (wantsE2E) ensureBrowser();
+
+const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit", env });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+fs.mkdirSync(path.join(root, "test-output"), { recursive: true });
+const resultsFile = path.join(root, "test-output/results.json");
+fs.rmSync(resultsFile, { force: true });
+const run = spawnSync(
+  process.execPath,
+  [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${resultsFile}`, ...args],
+  { cwd: root, stdio: "inherit", env },
+);
+
+// One plain closing line that any CI reads: "N passed, N failed".
+try {
+  const results = JSON.parse(fs.readFileSync(resultsFile, "utf8"));
+  const skipped = results.numPendingTests + results.numTodoTests;
+  console.log(`\ntests: ${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  if (results.numTotalTests === 0) {
+    console.error("test: no test ran");
+    process.exit(1);
+  }
+} catch {
+  console.error("test: vitest wrote no results");
+  process.exit(run.status || 1);
+}
+process.exit(run.status ?? 1);

@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+/** Debian's Chromium; `npm test` installs it when missing (never a downloaded browser). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export const PHONE = { width: 390, height: 844 } as const;
+export const DESKTOP = { width: 1440, height: 900 } as const;
+
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../../test-output/screenshots");
+
+export function baseURL(): string {
+  return inject("baseURL");
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--autoplay-policy=no-user-gesture-required",
+    ],
+  });
+}
+
+/** Console errors, warnings and page errors of one page, for the "no console errors" checks. */
+export interface ConsoleLog {
+  errors: string[];
+}
+
+/** A new page that records console errors and uncaught exceptions. */
+export async function newPage(context: BrowserContext): Promise<{ page: Page; log: ConsoleLog }> {
+  const page = await context.newPage();
+  const log: ConsoleLog = { errors: [] };
+  page.on("console", (msg) => {
+    if (msg.type() === "error" || (msg.type() === "warning" && /hydrat|did not match|React/i.test(msg.text()))) {
+      log.errors.push(`${msg.type()}: ${msg.text()}`);
+    }
+  });
+  page.on("pageerror", (err) => log.errors.push(`pageerror: ${err.message}`));
+  return { page, log };
+}
+
+/** Waits until React has hydrated the document (the entry marks <html> when done). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 15_000 });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
