@@ -6,6 +6,7 @@ import "./globals";
 import { createRoutes } from "../shared/routes";
 import { clientRootLoader } from "./root-loader";
 import { installCoverFallback } from "./cover-fallback";
+import { LibraryProvider } from "./library-provider";
 import "./styles.css";
 
 
@@ -26,7 +27,9 @@ hydrateRoot(
   document,
   <StrictMode>
     <Document assets={window.__ASSETS__}>
-      <RouterProvider router={router} />
+      <LibraryProvider>
+        <RouterProvider router={router} />
+      </LibraryProvider>
       <HydrationMarker />
     </Document>
   </StrictMode>,

@@ -41,7 +41,7 @@ export interface PlayerPrefs {
 
 export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: 0.8, muted: false, rate: 1 });
 
-export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] }) as unknown as Library;
+export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] });
 
 const isNumber = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
 const nonNegative = (x: unknown): x is number => isNumber(x) && x >= 0;

@@ -13,7 +13,7 @@ import type { AccountServiceOptions } from "../../worker/account-service";
 import { decodeJwtPayload, signJwt } from "../../worker/account-service/jwt";
 import { hashPassword, verifyPassword } from "../../worker/account-service/password";
 
-const db = (env as unknown as Env).DB;
+const db = env.DB;
 const SECRET = "http-test-secret-0123456789abcdef";
 const PASSWORD = "correct horse 1";
 
@@ -755,7 +755,7 @@ describe("autoConfirm false", () => {
 
 describe("accountServiceOptionsFromEnv", () => {
   it("reads DB, AUTH_JWT_SECRET and AUTH_AUTO_CONFIRM; issuer is the request origin", () => {
-    const base = env as unknown as Env;
+    const base = env;
     const o = accountServiceOptionsFromEnv({ ...base, AUTH_JWT_SECRET: "s3cret", AUTH_AUTO_CONFIRM: "false" }, "https://site.example/api/auth/x?y=1");
     expect(o).toMatchObject({ jwtSecret: "s3cret", autoConfirm: false, issuerBase: "https://site.example" });
     expect(o.db).toBe(base.DB);
