@@ -18,7 +18,7 @@ const uniqueEmail = (tag: string) => `${tag}-${crypto.randomUUID()}@example.com`
 interface Harness {
   opts: AccountServiceOptions;
   /** A fresh supabase-js client (own memory storage, own client IP). */
-  client(): SupabaseClient;
+  client(flowType?: "implicit" | "pkce"): SupabaseClient;
   /** Moves the service clock forward (ms). */
   advance(ms: number): void;
   /** Raw call through the same in-process fetch. */
@@ -38,9 +38,9 @@ function harness(overrides: Partial<AccountServiceOptions> = {}): Harness {
   const serviceFetch = accountServiceFetch(opts);
   return {
     opts,
-    client: () =>
+    client: (flowType = "implicit") =>
       createClient("http://localhost", "anon-key", {
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType },
         global: { fetch: serviceFetch, headers: { "CF-Connecting-IP": uniqueIp() } },
       }),
     advance: (ms) => {
@@ -97,6 +97,19 @@ describe("supabase-js against the embedded account service", () => {
     // The client now holds the session.
     const current = await client.auth.getSession();
     expect(current.data.session?.access_token).toBe(session!.access_token);
+  });
+
+  it("works with the PKCE flow type (@supabase/ssr's default) too", async () => {
+    const h = harness();
+    const email = uniqueEmail("pkce");
+    const up = await h.client("pkce").auth.signUp({ email, password: PASSWORD });
+    expect(up.error).toBeNull();
+    expect(up.data.session?.access_token).toBeTruthy();
+    const client = h.client("pkce");
+    const inn = await client.auth.signInWithPassword({ email, password: PASSWORD });
+    expect(inn.error).toBeNull();
+    expect((await client.auth.getUser()).data.user?.email).toBe(email);
+    expect((await client.auth.signOut()).error).toBeNull();
   });
 
   it("signUp errors surface code, status and message", async () => {

@@ -69,9 +69,9 @@ const SUCCESS_HEADERS = {
   [API_VERSION_HEADER]: API_VERSION,
 };
 
-function json(body: unknown, status: 200 = 200): Response {
+function json(body: unknown): Response {
   return new Response(JSON.stringify(body), {
-    status,
+    status: 200,
     headers: { "Content-Type": "application/json; charset=utf-8", ...SUCCESS_HEADERS },
   });
 }

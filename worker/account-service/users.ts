@@ -64,12 +64,13 @@ export function parseMetadata(text: string | null | undefined): Metadata {
 
 /** Top-level key-by-key merge; a `null` value deletes the key (GoTrue's UpdateUserMetaData). */
 export function mergeMetadata(current: Metadata, patch: Metadata): Metadata {
-  const merged: Metadata = { ...current };
+  // A Map, not property assignment: a "__proto__" key stays an ordinary key.
+  const merged = new Map(Object.entries(current));
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
+    if (value === null) merged.delete(key);
+    else merged.set(key, value);
   }
-  return merged;
+  return Object.fromEntries(merged);
 }
 
 export function defaultAppMetadata(): Metadata {
