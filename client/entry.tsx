@@ -1,14 +1,17 @@
 import { StrictMode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
+import { AccountContext } from "../shared/account-context";
 import { Document } from "../shared/Document";
-import "./globals";
+import type { RootData } from "../shared/root-data";
 import { createRoutes } from "../shared/routes";
-import { clientRootLoader } from "./root-loader";
+import { AccountClient } from "./account-client";
 import { installCoverFallback } from "./cover-fallback";
+import "./globals";
 import { LibraryProvider } from "./library-provider";
+import { startLibrarySync } from "./library-sync";
+import { clientRootLoader } from "./root-loader";
 import "./styles.css";
-
 
 installCoverFallback(document);
 
@@ -20,16 +23,35 @@ function HydrationMarker() {
   return null;
 }
 
+const hydratedRoot = window.__staticRouterHydrationData?.loaderData?.root as RootData | undefined;
+const account = new AccountClient(hydratedRoot?.user ?? null, hydratedRoot?.library ?? null);
+
 // The hydration data (window.__staticRouterHydrationData) is read by the router itself.
-const router = createBrowserRouter(createRoutes(clientRootLoader));
+const router = createBrowserRouter(
+  createRoutes({
+    rootLoader: clientRootLoader(account, hydratedRoot),
+    sessionUser: () => account.currentUser(),
+  }),
+);
+
+// Sign-in, sign-out (here or in another tab) and account updates refresh the root data (header).
+account.onAuthStateChange((event) => {
+  if (event === "SIGNED_IN" || event === "SIGNED_OUT" || event === "USER_UPDATED") {
+    void router.revalidate();
+    if (event === "SIGNED_OUT" && location.pathname === "/profile") void router.navigate("/", { replace: true });
+  }
+});
+startLibrarySync(account);
 
 hydrateRoot(
   document,
   <StrictMode>
     <Document assets={window.__ASSETS__}>
-      <LibraryProvider>
-        <RouterProvider router={router} />
-      </LibraryProvider>
+      <AccountContext.Provider value={account}>
+        <LibraryProvider>
+          <RouterProvider router={router} />
+        </LibraryProvider>
+      </AccountContext.Provider>
       <HydrationMarker />
     </Document>
   </StrictMode>,

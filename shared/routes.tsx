@@ -1,12 +1,15 @@
-import type { LoaderFunction, RouteObject, ShouldRevalidateFunction } from "react-router";
+import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject, type ShouldRevalidateFunction } from "react-router";
 import { Layout } from "./components/Layout";
 import { homeLoader, infoLoader, listingLoader, notFoundLoader, searchLoader, videoLoader } from "./loaders";
 import { HomePage } from "./pages/HomePage";
+import { AuthPage, authPageData, type AuthPageData } from "./pages/AuthPage";
 import { InfoPage } from "./pages/InfoPage";
 import { ListingPage } from "./pages/ListingPage";
 import { PageError } from "./pages/NotFoundPages";
 import { SearchPage } from "./pages/SearchPage";
+import { ProfilePage, type ProfileData } from "./pages/ProfilePage";
 import { VideoPage } from "./pages/VideoPage";
+import type { SessionUser } from "./session-user";
 import { ROOT_ROUTE_ID } from "./root-data";
 
 /**
@@ -16,12 +19,30 @@ import { ROOT_ROUTE_ID } from "./root-data";
 const rootShouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
   formMethod !== undefined || currentUrl.href === nextUrl.href ? defaultShouldRevalidate : false;
 
+/** What differs between the worker and the browser. */
+export interface RoutePlatform {
+  /** Root data: the worker reads the request, the browser asks the worker. */
+  rootLoader: LoaderFunction;
+  /** The signed-in visitor, for the /auth and /profile guards. */
+  sessionUser(args: LoaderFunctionArgs): SessionUser | null | Promise<SessionUser | null>;
+}
+
 /**
  * The one route table of the site, used by the worker (static handler) and the
- * browser (data router). Only the root loader differs: the worker reads the
- * request, the browser asks the worker.
+ * browser (data router).
  */
-export function createRoutes(rootLoader: LoaderFunction): RouteObject[] {
+export function createRoutes({ rootLoader, sessionUser }: RoutePlatform): RouteObject[] {
+  /** A signed-in visitor opening /auth goes to /profile. */
+  const authLoader = async (args: LoaderFunctionArgs): Promise<AuthPageData> => {
+    if (await sessionUser(args)) throw redirect("/profile");
+    return authPageData(new URL(args.request.url));
+  };
+  /** /profile is for signed-in visitors only. */
+  const profileLoader = async (args: LoaderFunctionArgs): Promise<ProfileData> => {
+    const user = await sessionUser(args);
+    if (!user) throw redirect("/auth");
+    return { user, now: Date.now() };
+  };
   return [
     {
       id: ROOT_ROUTE_ID,
@@ -46,6 +67,8 @@ export function createRoutes(rootLoader: LoaderFunction): RouteObject[] {
             { path: "search", loader: searchLoader, element: <SearchPage /> },
             { path: "video/:id", loader: videoLoader, element: <VideoPage /> },
             { path: "info/:page", loader: infoLoader, element: <InfoPage /> },
+            { path: "auth", loader: authLoader, element: <AuthPage /> },
+            { path: "profile", loader: profileLoader, element: <ProfilePage /> },
             { path: "*", loader: notFoundLoader, element: null },
           ],
         },

@@ -19,7 +19,12 @@ function serverRootLoader({ context }: LoaderFunctionArgs): RootData {
   return (context as unknown as ServerLoaderContext).root;
 }
 
-const handler = createStaticHandler(createRoutes(serverRootLoader));
+const handler = createStaticHandler(
+  createRoutes({
+    rootLoader: serverRootLoader,
+    sessionUser: ({ context }) => (context as unknown as ServerLoaderContext).root.user,
+  }),
+);
 
 /** Route errors in the shape the browser router's hydration expects. */
 function serializeErrors(errors: Record<string, unknown> | null): Record<string, unknown> | null {
@@ -33,13 +38,13 @@ function serializeErrors(errors: Record<string, unknown> | null): Record<string,
   return out;
 }
 
-/** Root data of this request: configuration and the signed-in visitor. */
-export function rootDataFor(c: AppContext): RootData {
-  return { config: siteConfigFrom(c.env, new URL(c.req.url).origin), user: null };
+/** Root data of an anonymous request. */
+export function anonymousRootData(c: AppContext): RootData {
+  return { config: siteConfigFrom(c.env, new URL(c.req.url).origin), user: null, library: null };
 }
 
 /** Server-side render of any page, streamed, with the status of the matched route. */
-export async function renderPage(c: AppContext, root: RootData = rootDataFor(c)): Promise<Response> {
+export async function renderPage(c: AppContext, root: RootData = anonymousRootData(c)): Promise<Response> {
   const request = c.req.raw;
   const context = await handler.query(request, { requestContext: { root } satisfies ServerLoaderContext });
   if (context instanceof Response) return context; // a loader redirect

@@ -1,0 +1,60 @@
+import { EMPTY_LIBRARY, mergeLibraries, type Library } from "../shared/library";
+import type { AccountClient } from "./account-client";
+import { LOCAL_CHANGE, readStoredLibrary, writeStoredLibrary } from "./library-provider";
+
+/** Wait this long after the last change before saving to the account. */
+const SAVE_DELAY_MS = 800;
+
+const same = (a: Library | null, b: Library | null) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Keeps the browser's library and the signed-in account's library together:
+ * at sign-in (and on a page load while signed in) the two are merged; every
+ * later change in this tab is saved to the account; sign-out forgets the
+ * account's data in this browser (a shared computer must not keep it).
+ */
+export function startLibrarySync(account: AccountClient): void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let pending = false;
+  let applying = false;
+
+  const save = (keepalive = false) => {
+    timer = null;
+    pending = false;
+    const local = readStoredLibrary();
+    if (!same(local, account.savedLibrary())) void account.saveLibrary(local, keepalive);
+  };
+
+  const mergeWithAccount = () => {
+    const saved = account.savedLibrary() ?? EMPTY_LIBRARY;
+    const merged = mergeLibraries(readStoredLibrary(), saved);
+    applying = true;
+    writeStoredLibrary(merged);
+    applying = false;
+    if (!same(merged, saved)) void account.saveLibrary(merged);
+  };
+
+  window.addEventListener(LOCAL_CHANGE, () => {
+    if (applying || !account.currentUser()) return;
+    pending = true;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(save, SAVE_DELAY_MS);
+  });
+  window.addEventListener("pagehide", () => {
+    if (pending && account.currentUser()) {
+      if (timer) clearTimeout(timer);
+      save(true);
+    }
+  });
+
+  account.onAuthStateChange((event) => {
+    if (event === "SIGNED_IN" || (event === "INITIAL_SESSION" && account.currentUser())) mergeWithAccount();
+    if (event === "SIGNED_OUT") {
+      if (timer) clearTimeout(timer);
+      pending = false;
+      applying = true;
+      writeStoredLibrary(EMPTY_LIBRARY);
+      applying = false;
+    }
+  });
+}
