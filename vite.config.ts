@@ -56,14 +56,20 @@ function clientAssets(): Plugin {
 
 export default defineConfig(({ command }) => ({
   publicDir: "public",
-  esbuild: { jsx: "automatic" },
   oxc: { jsx: { runtime: "automatic" } },
   build: {
     outDir: "dist/client",
     emptyOutDir: true,
     manifest: true,
     target: "es2022",
-    rollupOptions: { input: path.join(root, CLIENT_ENTRY) },
+    rollupOptions: {
+      input: path.join(root, CLIENT_ENTRY),
+      // React Router marks its modules "use client" (for RSC); in a plain client bundle that is noise.
+      onwarn(warning, warn) {
+        if (warning.code === "MODULE_LEVEL_DIRECTIVE") return;
+        warn(warning);
+      },
+    },
   },
   plugins: [
     clientAssets(),

@@ -4,8 +4,8 @@ import type { Context } from "hono";
 export interface AppEnv {
   Bindings: Env;
   Variables: {
-    /** Per-request CSP nonce for inline scripts. */
-    nonce: string;
+    /** Per-request CSP nonce for inline scripts (set by the secure-headers middleware). */
+    secureHeadersNonce?: string;
   };
 }
 

@@ -4,8 +4,12 @@ import type { AppEnv } from "./app-env";
 import { authApi } from "./auth/api";
 import { serveMedia } from "./media/serve";
 import { handlePage } from "./pages";
+import { securityHeaders } from "./security";
+import { robotsHandler, sitemapHandler } from "./seo";
 
 const app = new Hono<AppEnv>();
+
+app.use("*", securityHeaders);
 
 // Account API for the browser (cookie sessions; the browser never sees a token).
 app.route("/api/auth", authApi);
@@ -16,6 +20,9 @@ app.all("/auth/v1/*", async (c, next) => {
   if (!c.env.EXPOSE_ACCOUNT_API || c.env.SUPABASE_URL) return next();
   return accountServiceFetch(accountServiceOptionsFromEnv(c.env, c.req.url))(c.req.raw);
 });
+
+app.get("/sitemap.xml", sitemapHandler);
+app.get("/robots.txt", robotsHandler);
 
 // Videos and covers from R2, with HTTP Range.
 app.on(["GET", "HEAD"], "/:file{[0-9]+\\.(?:mp4|webp)}", serveMedia);

@@ -55,7 +55,7 @@ export async function renderPage(c: AppContext, root: RootData = anonymousRootDa
     actionData: context.actionData,
     errors: serializeErrors(context.errors),
   };
-  const nonce = c.get("nonce");
+  const nonce = c.get("secureHeadersNonce");
   let renderFailed = false;
   try {
     const stream = await renderToReadableStream(
