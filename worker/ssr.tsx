@@ -9,6 +9,7 @@ import { siteConfigFrom } from "../shared/site-config";
 import type { AppContext } from "./app-env";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
+import { ANONYMOUS_HTML_CACHE } from "./page-cache";
 
 /** What the worker hands to the loaders of one request. */
 interface ServerLoaderContext {
@@ -75,7 +76,7 @@ export async function renderPage(c: AppContext, root: RootData = anonymousRootDa
     );
     if (isCrawler(request.headers.get("user-agent"))) await stream.allReady;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
-    headers.set("Cache-Control", root.user ? "private, no-store" : "public, max-age=0, s-maxage=60, stale-while-revalidate=300");
+    headers.set("Cache-Control", root.user ? "private, no-store" : ANONYMOUS_HTML_CACHE);
     if (root.user) headers.set("Vary", "Cookie");
     void renderFailed;
     return new Response(request.method === "HEAD" ? null : stream, { status: context.statusCode, headers });

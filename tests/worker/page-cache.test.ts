@@ -1,0 +1,42 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+
+const BASE = "https://cache.test";
+
+function nonceOf(res: Response): string | undefined {
+  return /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
+}
+
+describe("edge caching of anonymous HTML", () => {
+  it("a second anonymous request is served from the cache, with its own nonce everywhere", async () => {
+    const first = await SELF.fetch(BASE + "/info/about");
+    const firstHtml = await first.text();
+    expect(first.headers.get("X-Cache")).toBe("MISS");
+    expect(first.headers.get("Cache-Control")).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
+    let second: Response | null = null;
+    for (let i = 0; i < 20 && second?.headers.get("X-Cache") !== "HIT"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      second = await SELF.fetch(BASE + "/info/about");
+      if (second.headers.get("X-Cache") !== "HIT") await second.text();
+    }
+    expect(second?.headers.get("X-Cache")).toBe("HIT");
+    const html = await second!.text();
+    const nonce = nonceOf(second!);
+    expect(nonce).toBeTruthy();
+    expect(nonce).not.toBe(nonceOf(first));
+    const tags = html.match(/<script\b[^>]*nonce="[^"]*"/g) ?? [];
+    expect(tags.length).toBeGreaterThan(0);
+    for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(html.replace(/nonce="[^"]*"/g, "")).toBe(firstHtml.replace(/nonce="[^"]*"/g, ""));
+  });
+
+  it("search pages and signed-in visitors are never cached", async () => {
+    const search = await SELF.fetch(BASE + "/search?q=家");
+    await search.text();
+    expect(search.headers.get("X-Cache")).toBeNull();
+    const withCookie = await SELF.fetch(BASE + "/info/help", { headers: { Cookie: "yingshi-auth=garbage" } });
+    await withCookie.text();
+    expect(withCookie.headers.get("X-Cache")).toBeNull();
+    expect(withCookie.headers.get("Cache-Control")).toBe("private, no-store");
+  });
+});

@@ -1,0 +1,53 @@
+import type { AppContext } from "./app-env";
+
+/** Paths whose anonymous HTML may be kept at the edge for a short time (not search: endless keys, echoed input). */
+const CACHEABLE = /^\/(?:$|category\/[^/]+$|latest$|top-rated$|video\/[^/]+$|info\/[^/]+$)/;
+
+/** Anonymous HTML: one minute fresh at the edge, five more minutes served stale while revalidating. */
+export const ANONYMOUS_HTML_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
+
+function edgeCache(): Cache | null {
+  return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
+}
+
+export function isCacheablePage(c: AppContext): boolean {
+  return c.req.method === "GET" && CACHEABLE.test(new URL(c.req.url).pathname);
+}
+
+/**
+ * Serves an anonymous page from the Workers cache, or renders it and stores a
+ * copy (only 200 and 404 answers that set no cookie and are public).
+ */
+export async function withPageCache(c: AppContext, render: () => Promise<Response>): Promise<Response> {
+  const cache = edgeCache();
+  if (!cache || !isCacheablePage(c)) return render();
+  const key = new Request(new URL(c.req.url).toString(), { method: "GET" });
+  try {
+    const hit = await cache.match(key);
+    if (hit) {
+      // The stored copy carries the nonce of the request that rendered it: give its
+      // inline scripts this request's nonce, so the CSP stays one-use.
+      const nonce = c.get("secureHeadersNonce");
+      const fresh = nonce
+        ? new HTMLRewriter().on("script[nonce]", { element: (el) => el.setAttribute("nonce", nonce) }).transform(hit)
+        : hit;
+      const res = new Response(fresh.body, fresh);
+      res.headers.set("X-Cache", "HIT");
+      return res;
+    }
+  } catch (error) {
+    console.error("page cache read failed", error);
+  }
+  const response = await render();
+  const storable =
+    (response.status === 200 || response.status === 404) &&
+    !response.headers.has("Set-Cookie") &&
+    (response.headers.get("Cache-Control") ?? "").startsWith("public");
+  if (!storable) return response;
+  const [forClient, forCache] = response.body ? response.body.tee() : [null, null];
+  const stored = new Response(forCache, response);
+  c.executionCtx.waitUntil(cache.put(key, stored).catch((error) => console.error("page cache write failed", error)));
+  const res = new Response(forClient, response);
+  res.headers.set("X-Cache", "MISS");
+  return res;
+}
