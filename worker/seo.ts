@@ -26,7 +26,7 @@ export function sitemapXml(origin: string): string {
 }
 
 export function robotsTxt(origin: string): string {
-  return ["User-agent: *", "Allow: /", "Disallow: /api/", "Disallow: /profile", "Disallow: /auth", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+  return ["User-agent: *", "Allow: /", "Disallow: /api/", "Disallow: /profile", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
 }
 
 const originOf = (c: AppContext) => siteConfigFrom(c.env, new URL(c.req.url).origin).origin;

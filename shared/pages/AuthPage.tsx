@@ -3,6 +3,7 @@ import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
 import { authErrorMessage, SIGN_UP_SUCCESS, validateSignUp } from "../auth-messages";
 import { PageMeta } from "../components/PageMeta";
+import { safeRedirectPath } from "../safe-redirect";
 
 export type AuthMode = "signin" | "signup";
 
@@ -12,6 +13,8 @@ export interface AuthPageData {
   errorCode: string | null;
   /** ?notice=signed-up after a no-JavaScript sign-up that needs confirmation. */
   notice: string | null;
+  /** Where to go after signing in (?next=…, same-origin paths only; "/" otherwise). */
+  next: string;
 }
 
 export function authPageData(url: URL): AuthPageData {
@@ -19,6 +22,7 @@ export function authPageData(url: URL): AuthPageData {
     mode: url.searchParams.get("mode") === "signup" ? "signup" : "signin",
     errorCode: url.searchParams.get("error")?.slice(0, 64) ?? null,
     notice: url.searchParams.get("notice") === "signed-up" ? "signed-up" : null,
+    next: safeRedirectPath(url.searchParams.get("next")),
   };
 }
 
@@ -34,6 +38,7 @@ export function AuthPage() {
   const [error, setError] = useState<string | null>(data.errorCode ? authErrorMessage(data.errorCode) : null);
   const [submitting, setSubmitting] = useState(false);
   const errorId = useId();
+  const passwordId = useId();
   const signUp = mode === "signup";
 
   useEffect(() => {
@@ -69,7 +74,7 @@ export function AuthPage() {
         return;
       }
       if (!signUp || result.user) {
-        navigate("/", { replace: true });
+        navigate(safeRedirectPath(data.next), { replace: true });
         return;
       }
       window.alert(SIGN_UP_SUCCESS);
@@ -87,7 +92,7 @@ export function AuthPage() {
   const title = signUp ? "注册账号" : "登录";
   return (
     <>
-      <PageMeta title={title} description="登录或注册账号，收藏喜欢的影片、同步观看记录。" path="/auth" noindex />
+      <PageMeta title={title} description="登录或注册账号，收藏喜欢的影片、同步观看记录。" path="/auth" />
       <div className="auth-card">
         <h1 className="auth-title">{title}</h1>
         <p className="auth-subtitle">{signUp ? "注册后可在个人中心查看收藏与观看记录" : "欢迎回来，登录后同步您的收藏与观看记录"}</p>
@@ -102,14 +107,19 @@ export function AuthPage() {
           </div>
         ) : null}
         <form className="auth-form" method="post" action={signUp ? "/api/auth/sign-up" : "/api/auth/sign-in"} onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
+          {data.next !== "/" ? <input type="hidden" name="next" value={data.next} /> : null}
           <label className="field">
             <span className="field-label">邮箱</span>
             <input type="email" name="email" required autoComplete="email" inputMode="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="name@example.com" />
           </label>
-          <label className="field">
-            <span className="field-label">密码</span>
+          {/* Not a wrapping <label>: the show/hide button may not sit inside the password's label (HTML content model). */}
+          <div className="field">
+            <label className="field-label" htmlFor={passwordId}>
+              密码
+            </label>
             <span className="password-row">
               <input
+                id={passwordId}
                 type={showPassword ? "text" : "password"}
                 name="password"
                 required
@@ -122,7 +132,7 @@ export function AuthPage() {
                 {showPassword ? "隐藏" : "显示"}
               </button>
             </span>
-          </label>
+          </div>
           {signUp ? (
             <label className="field">
               <span className="field-label">确认密码</span>
@@ -141,7 +151,7 @@ export function AuthPage() {
         <p className="auth-switch">
           {signUp ? "已有账号？" : "还没有账号？"}
           <a
-            href={signUp ? "/auth?mode=signin" : "/auth?mode=signup"}
+            href={`${signUp ? "/auth?mode=signin" : "/auth?mode=signup"}${data.next !== "/" ? `&next=${encodeURIComponent(data.next)}` : ""}`}
             className="link-button"
             onClick={(e) => {
               e.preventDefault();

@@ -32,7 +32,6 @@ export function SearchPage() {
         title={`“${state.q}”的搜索结果`}
         description={`与“${state.q}”相关的影视作品，共 ${data.total} 个结果，免费高清在线观看。`}
         path={href({ page: state.page })}
-        noindex
       />
       <div className="page-header">
         <h1 className="page-title">
@@ -74,7 +73,7 @@ export function SearchPage() {
       ) : null}
 
       {data.items.length > 0 ? (
-        <VideoGrid items={data.items} eagerCount={2} />
+        <VideoGrid items={data.items} eagerCount={2} headingLevel={2} />
       ) : (
         <div className="empty-state" role="status">
           <p className="empty-title">未找到相关结果</p>

@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: builds, serves the site locally (wrangler dev) and prints
+ * one table: Lighthouse (mobile preset, Debian's Chromium) scores and LCP/TBT/
+ * CLS per route, JavaScript/CSS/HTML bytes (gzip) per route, and the SSR
+ * throughput of / and /video/video_001 next to a static asset of similar size
+ * (the ratio is the figure: absolute numbers drift on a shared machine), plus
+ * cached vs uncached HTML. Writes the same figures to bench-results/.
+ *
+ *   npm run bench                 all of it
+ *   npm run bench -- --quick      one Lighthouse run per route, 5 s load runs
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { startLocalSite } from "./local-site.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const quick = process.argv.includes("--quick");
+const PORT = Number(process.env.BENCH_PORT ?? 8799);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const LOAD_SECONDS = quick ? 5 : 10;
+const CONNECTIONS = 10;
+
+export const ROUTES = ["/", "/category/all", "/category/电影?sort=rating&page=2", "/video/video_001", "/search?q=爱", "/auth", "/info/help", "/no-such-page"];
+
+const gzipSize = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
+const kb = (n) => (n / 1024).toFixed(1);
+
+async function fetchBytes(url) {
+  const res = await fetch(url);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** A Lighthouse metric, or null when the run could not measure it. */
+function metric(lhr, id, digits) {
+  const value = lhr.audits[id]?.numericValue;
+  return typeof value === "number" ? Number(value.toFixed(digits)) : null;
+}
+
+async function runLighthouse(url, chrome) {
+  const result = await lighthouse(url, {
+    port: chrome.port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    // The 404 page answers 404 on purpose; measure it anyway.
+    ignoreStatusCode: true,
+  });
+  const lhr = result.lhr;
+  const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const requests = lhr.audits["network-requests"]?.details?.items ?? [];
+  return {
+    performance: score("performance"),
+    accessibility: score("accessibility"),
+    bestPractices: score("best-practices"),
+    seo: score("seo"),
+    lcpMs: metric(lhr, "largest-contentful-paint", 0),
+    tbtMs: metric(lhr, "total-blocking-time", 0),
+    cls: metric(lhr, "cumulative-layout-shift", 3),
+    runtimeError: lhr.runtimeError?.message ?? null,
+    scripts: requests.filter((r) => r.resourceType === "Script").map((r) => r.url),
+    styles: requests.filter((r) => r.resourceType === "Stylesheet").map((r) => r.url),
+    failing: Object.values(lhr.audits)
+      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
+      .map((a) => a.id),
+  };
+}
+
+async function routeBytes(base, route, lh) {
+  const html = await fetchBytes(base + encodeURI(route));
+  let js = 0;
+  let css = 0;
+  for (const url of lh.scripts) js += gzipSize(await fetchBytes(url));
+  for (const url of lh.styles) css += gzipSize(await fetchBytes(url));
+  return { htmlBytes: html.length, htmlGzip: gzipSize(html), jsGzip: js, cssGzip: css };
+}
+
+function load(url, setupRequest) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections: CONNECTIONS, duration: LOAD_SECONDS, ...(setupRequest ? { requests: [{ setupRequest }] } : {}) },
+      (err, result) => (err ? reject(err) : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors })),
+    );
+  });
+}
+
+/** Sequential single requests: the server-side time of one uncached render (an upper bound of its CPU time). */
+async function renderTime(base, route, n = quick ? 30 : 100) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const sep = route.includes("?") ? "&" : "?";
+    const t0 = performance.now();
+    const res = await fetch(`${base}${encodeURI(route)}${sep}bench=${i}-${Math.random()}`);
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: Number(times[Math.floor(n / 2)].toFixed(2)), p90: Number(times[Math.floor(n * 0.9)].toFixed(2)) };
+}
+
+function closestStaticAsset(size) {
+  const dir = path.join(root, "dist/client/assets");
+  const files = fs.readdirSync(dir).map((f) => ({ f, size: fs.statSync(path.join(dir, f)).size }));
+  files.sort((a, b) => Math.abs(a.size - size) - Math.abs(b.size - size));
+  return { path: `/assets/${files[0].f}`, size: files[0].size };
+}
+
+async function main() {
+  const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  const site = await startLocalSite({ port: PORT });
+  const base = site.baseURL;
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  const rows = [];
+  try {
+    for (const route of ROUTES) {
+      // Warm the route once (first compile of the worker, the edge cache), then measure.
+      await fetchBytes(base + encodeURI(route));
+      const runs = [];
+      for (let i = 0; i < (quick ? 1 : 3); i++) runs.push(await runLighthouse(base + encodeURI(route), chrome));
+      runs.sort((a, b) => a.performance - b.performance);
+      const lh = runs[Math.floor(runs.length / 2)];
+      rows.push({ route, ...lh, ...(await routeBytes(base, route, lh)) });
+    }
+    const homeHtml = await fetchBytes(base + "/");
+    const asset = closestStaticAsset(homeHtml.length);
+    const throughput = {
+      home: await load(base + "/?uncached", (req) => ({ ...req, path: `/?r=${Math.random()}` })),
+      homeCached: await load(base + "/"),
+      video: await load(base + "/video/video_001?uncached", (req) => ({ ...req, path: `/video/video_001?r=${Math.random()}` })),
+      staticAsset: { ...(await load(base + asset.path)), path: asset.path, bytes: asset.size },
+    };
+    const render = { home: await renderTime(base, "/"), video: await renderTime(base, "/video/video_001") };
+    const report = { date: new Date().toISOString(), quick, connections: CONNECTIONS, loadSeconds: LOAD_SECONDS, routes: rows, throughput, renderMs: render };
+
+    console.log("\nroute                               perf a11y bp  seo  LCP ms TBT ms  CLS    JS gz KB CSS gz KB HTML KB (gz)");
+    for (const r of rows) {
+      console.log(
+        `${r.route.padEnd(36)}${String(r.performance).padStart(4)} ${String(r.accessibility).padStart(4)} ${String(r.bestPractices).padStart(3)} ${String(r.seo).padStart(4)} ${String(r.lcpMs).padStart(7)} ${String(r.tbtMs).padStart(6)} ${String(r.cls).padStart(6)} ${kb(r.jsGzip).padStart(9)} ${kb(r.cssGzip).padStart(9)} ${kb(r.htmlBytes).padStart(7)} (${kb(r.htmlGzip)})`,
+      );
+      if (r.failing.length) console.log(`    failing audits: ${r.failing.join(", ")}`);
+      if (r.runtimeError) console.log(`    lighthouse error: ${r.runtimeError}`);
+    }
+    const t = throughput;
+    console.log(`\nthroughput (${CONNECTIONS} connections, ${LOAD_SECONDS} s each, req/s · p50/p99 ms):`);
+    console.log(`  SSR /                    ${t.home.rps} · ${t.home.p50}/${t.home.p99}`);
+    console.log(`  SSR /video/video_001     ${t.video.rps} · ${t.video.p50}/${t.video.p99}`);
+    console.log(`  cached /  (Cache API)    ${t.homeCached.rps} · ${t.homeCached.p50}/${t.homeCached.p99}`);
+    console.log(`  static ${t.staticAsset.path} (${kb(t.staticAsset.bytes)} KB)  ${t.staticAsset.rps} · ${t.staticAsset.p50}/${t.staticAsset.p99}`);
+    console.log(`  ratio SSR / static: ${(t.home.rps / t.staticAsset.rps).toFixed(2)}; cached / uncached: ${(t.homeCached.rps / t.home.rps).toFixed(2)}`);
+    console.log(`\nrender time of one uncached request (sequential, loopback; stands in for worker CPU time, an upper bound): / p50 ${render.home.p50} ms, /video/video_001 p50 ${render.video.p50} ms`);
+    fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
+    const file = path.join(root, "bench-results", `bench-${report.date.replace(/[:.]/g, "-")}.json`);
+    fs.writeFileSync(file, JSON.stringify(report, null, 2));
+    fs.writeFileSync(path.join(root, "bench-results", "latest.json"), JSON.stringify(report, null, 2));
+    console.log(`\nwritten: ${path.relative(process.cwd(), file)}`);
+  } finally {
+    await chrome.kill();
+    await site.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,70 @@
+/**
+ * Starts the built site with `wrangler dev` on a loopback port (the same
+ * server as `npm start`), after preparing the local bindings, and waits until
+ * it answers. Used by the e2e tests, the benchmark and the load test.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { prepareLocal } from "./prepare-local.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+async function waitForServer(url, child, timeoutMs, output) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output()}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the site did not answer at ${url} within ${timeoutMs} ms\n${output()}`);
+}
+
+/**
+ * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string> }} options
+ * @returns {Promise<{ baseURL: string, pid: number | undefined, stop: () => Promise<void> }>}
+ */
+export async function startLocalSite({ port, log = () => {}, vars = {} }) {
+  await prepareLocal({ log });
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs],
+    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const baseURL = `http://127.0.0.1:${port}`;
+  try {
+    await waitForServer(baseURL + "/robots.txt", child, 90_000, () => output);
+  } catch (error) {
+    child.kill("SIGTERM");
+    throw error;
+  }
+  return {
+    baseURL,
+    pid: child.pid,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill("SIGKILL");
+          resolve(undefined);
+        }, 5000);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        });
+      });
+    },
+  };
+}
