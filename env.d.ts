@@ -18,12 +18,20 @@ declare namespace Cloudflare {
   AUTH_JWT_SECRET?: string;
   AUTH_AUTO_CONFIRM?: string;
   EXPOSE_ACCOUNT_API?: string;
+  /** Milliseconds one request waits for the account service (default 8000). */
+  ACCOUNT_SERVICE_TIMEOUT_MS?: string;
   /** Only in the worker tests: the D1 migrations to apply. */
   TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
   }
 }
 
 declare module "virtual:client-assets" {
-  const assets: { scripts: string[]; styles: string[]; preloads: string[] };
+  const assets: {
+    scripts: string[];
+    styles: string[];
+    preloads: string[];
+    /** Source path of a lazily loaded module → its chunk and the chunks it imports. */
+    lazy: Record<string, string[]>;
+  };
   export default assets;
 }

@@ -21,7 +21,7 @@ function clientAssets(): Plugin {
     },
     load(resolved) {
       if (resolved !== "\0" + id) return undefined;
-      const dev = { scripts: ["/@vite/client", "/" + CLIENT_ENTRY], styles: [], preloads: [] };
+      const dev = { scripts: ["/@vite/client", "/" + CLIENT_ENTRY], styles: [], preloads: [], lazy: {} };
       return `export default ${JSON.stringify(dev)};`;
     },
     writeBundle(options) {
@@ -41,10 +41,27 @@ function clientAssets(): Plugin {
         }
       };
       visit(CLIENT_ENTRY);
+      // Lazily loaded route modules: their chunk plus what it imports beyond the entry's own chunks.
+      const lazy: Record<string, string[]> = {};
+      for (const [key, chunk] of Object.entries(manifest)) {
+        if (!chunk.isDynamicEntry) continue;
+        const files = new Set<string>(["/" + chunk.file]);
+        const walk = (k: string) => {
+          for (const imp of manifest[k]?.imports ?? []) {
+            const file = "/" + manifest[imp].file;
+            if (imp === CLIENT_ENTRY || preloads.has(file) || files.has(file)) continue;
+            files.add(file);
+            walk(imp);
+          }
+        };
+        walk(key);
+        lazy[key] = [...files];
+      }
       const assets = {
         scripts: ["/" + entry.file],
         styles: (entry.css ?? []).map((file) => "/" + file),
         preloads: [...preloads],
+        lazy,
       };
       fs.writeFileSync(
         path.join(root, "dist/client-assets.js"),

@@ -1,10 +1,10 @@
 import { StrictMode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { createBrowserRouter, RouterProvider } from "react-router";
+import { createBrowserRouter, matchRoutes, RouterProvider } from "react-router";
 import { AccountContext } from "../shared/account-context";
 import { Document } from "../shared/Document";
 import type { RootData } from "../shared/root-data";
-import { createRoutes } from "../shared/routes";
+import { createRoutes, loadLazyMatches } from "../shared/routes";
 import { AccountClient } from "./account-client";
 import { installCoverFallback } from "./cover-fallback";
 import "./globals";
@@ -26,13 +26,14 @@ function HydrationMarker() {
 const hydratedRoot = window.__staticRouterHydrationData?.loaderData?.root as RootData | undefined;
 const account = new AccountClient(hydratedRoot?.user ?? null, hydratedRoot?.library ?? null);
 
+const routes = createRoutes({
+  rootLoader: clientRootLoader(account, hydratedRoot),
+  sessionUser: () => account.currentUser(),
+});
+// The page's own lazy chunk (preloaded by the worker) must be there before hydrating.
+await loadLazyMatches(matchRoutes(routes, window.location));
 // The hydration data (window.__staticRouterHydrationData) is read by the router itself.
-const router = createBrowserRouter(
-  createRoutes({
-    rootLoader: clientRootLoader(account, hydratedRoot),
-    sessionUser: () => account.currentUser(),
-  }),
-);
+const router = createBrowserRouter(routes);
 
 // Sign-in, sign-out (here or in another tab) and account updates refresh the root data (header).
 account.onAuthStateChange((event) => {

@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs } from "react-router";
 import { getVideo, MAIN_CATEGORIES, videos } from "./catalogue/index";
 import type { Video } from "./catalogue/types";
-import { isInfoPageType, type InfoPageType } from "./content/info-pages";
+import { isInfoPageType, type InfoPageType } from "./content/info-page-types";
 import { buildListing, matchesCategory, sortVideos, type ListingResult, type ListingSort } from "./listing";
 import { pickRandom, randomInt } from "./random";
 import { runSearch, type SearchResult } from "./search";

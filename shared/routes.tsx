@@ -1,23 +1,28 @@
-import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject, type ShouldRevalidateFunction } from "react-router";
+import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
 import { homeLoader, infoLoader, listingLoader, notFoundLoader, searchLoader, videoLoader } from "./loaders";
 import { HomePage } from "./pages/HomePage";
-import { AuthPage, authPageData, type AuthPageData } from "./pages/AuthPage";
-import { InfoPage } from "./pages/InfoPage";
+import { authPageData, type AuthPageData } from "./auth-page-data";
 import { ListingPage } from "./pages/ListingPage";
 import { PageError } from "./pages/NotFoundPages";
 import { SearchPage } from "./pages/SearchPage";
-import { ProfilePage, type ProfileData } from "./pages/ProfilePage";
-import { VideoPage } from "./pages/VideoPage";
+import type { ProfileData } from "./pages/ProfilePage";
 import type { SessionUser } from "./session-user";
 import { ROOT_ROUTE_ID } from "./root-data";
 
 /**
- * The root data (configuration, signed-in visitor) changes only on sign-in,
- * sign-out or an explicit revalidation, never on a plain navigation.
+ * Pages a listing visitor does not need are split out of the main bundle
+ * (the player, the auth form, the profile, the info texts). `handle.module`
+ * names the source file so that the worker can preload its chunk.
  */
-const rootShouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  formMethod !== undefined || currentUrl.href === nextUrl.href ? defaultShouldRevalidate : false;
+export interface LazyHandle {
+  module: string;
+}
+
+const lazyPage = (module: string, load: () => Promise<{ Component: () => React.JSX.Element | null }>) => ({
+  lazy: load,
+  handle: { module } satisfies LazyHandle,
+});
 
 /** What differs between the worker and the browser. */
 export interface RoutePlatform {
@@ -25,6 +30,18 @@ export interface RoutePlatform {
   rootLoader: LoaderFunction;
   /** The signed-in visitor, for the /auth and /profile guards. */
   sessionUser(args: LoaderFunctionArgs): SessionUser | null | Promise<SessionUser | null>;
+}
+
+/** Resolves the lazy routes among `matches` (before hydration, so the first render matches the HTML). */
+export async function loadLazyMatches(matches: ReadonlyArray<{ route: RouteObject }> | null): Promise<void> {
+  await Promise.all(
+    (matches ?? [])
+      .filter((m) => typeof m.route.lazy === "function")
+      .map(async (m) => {
+        const lazy = m.route.lazy as () => Promise<Partial<RouteObject>>;
+        Object.assign(m.route, { ...(await lazy()), lazy: undefined });
+      }),
+  );
 }
 
 /**
@@ -40,15 +57,18 @@ export function createRoutes({ rootLoader, sessionUser }: RoutePlatform): RouteO
   /** /profile is for signed-in visitors only. */
   const profileLoader = async (args: LoaderFunctionArgs): Promise<ProfileData> => {
     const user = await sessionUser(args);
-    if (!user) throw redirect("/auth");
+    if (!user) throw redirect("/auth?next=/profile");
     return { user, now: Date.now() };
   };
   return [
     {
+      // No custom shouldRevalidate: the browser's root loader only reads the account
+      // client's memory, and the router's default rule also reloads it when a
+      // sign-in/sign-out revalidation is interrupted by a navigation (sign in, then
+      // go to /), which a stricter rule skipped, leaving a stale header.
       id: ROOT_ROUTE_ID,
       path: "/",
       loader: rootLoader,
-      shouldRevalidate: rootShouldRevalidate,
       element: <Layout />,
       errorElement: (
         <Layout>
@@ -65,10 +85,26 @@ export function createRoutes({ rootLoader, sessionUser }: RoutePlatform): RouteO
             { path: "latest", loader: listingLoader("latest"), element: <ListingPage /> },
             { path: "top-rated", loader: listingLoader("top-rated"), element: <ListingPage /> },
             { path: "search", loader: searchLoader, element: <SearchPage /> },
-            { path: "video/:id", loader: videoLoader, element: <VideoPage /> },
-            { path: "info/:page", loader: infoLoader, element: <InfoPage /> },
-            { path: "auth", loader: authLoader, element: <AuthPage /> },
-            { path: "profile", loader: profileLoader, element: <ProfilePage /> },
+            {
+              path: "video/:id",
+              loader: videoLoader,
+              ...lazyPage("shared/pages/VideoPage.tsx", () => import("./pages/VideoPage").then((m) => ({ Component: m.VideoPage }))),
+            },
+            {
+              path: "info/:page",
+              loader: infoLoader,
+              ...lazyPage("shared/pages/InfoPage.tsx", () => import("./pages/InfoPage").then((m) => ({ Component: m.InfoPage }))),
+            },
+            {
+              path: "auth",
+              loader: authLoader,
+              ...lazyPage("shared/pages/AuthPage.tsx", () => import("./pages/AuthPage").then((m) => ({ Component: m.AuthPage }))),
+            },
+            {
+              path: "profile",
+              loader: profileLoader,
+              ...lazyPage("shared/pages/ProfilePage.tsx", () => import("./pages/ProfilePage").then((m) => ({ Component: m.ProfilePage }))),
+            },
             { path: "*", loader: notFoundLoader, element: null },
           ],
         },

@@ -1,5 +1,5 @@
 import { MAIN_CATEGORIES, videos } from "../shared/catalogue/index";
-import { INFO_PAGE_TYPES } from "../shared/content/info-pages";
+import { INFO_PAGE_TYPES } from "../shared/content/info-page-types";
 import { siteConfigFrom } from "../shared/site-config";
 import type { AppContext } from "./app-env";
 

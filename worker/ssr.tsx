@@ -1,15 +1,15 @@
 import { renderToReadableStream } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, isRouteErrorResponse, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
 import clientAssets from "virtual:client-assets";
-import { Document } from "../shared/Document";
+import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
 import type { RootData } from "../shared/root-data";
-import { createRoutes } from "../shared/routes";
+import { createRoutes, type LazyHandle } from "../shared/routes";
 import { siteConfigFrom } from "../shared/site-config";
 import type { AppContext } from "./app-env";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
-import { ANONYMOUS_HTML_CACHE } from "./page-cache";
+import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
 
 /** What the worker hands to the loaders of one request. */
 interface ServerLoaderContext {
@@ -44,33 +44,76 @@ export function anonymousRootData(c: AppContext): RootData {
   return { config: siteConfigFrom(c.env, new URL(c.req.url).origin), user: null, library: null };
 }
 
-/** Server-side render of any page, streamed, with the status of the matched route. */
-export async function renderPage(c: AppContext, root: RootData = anonymousRootData(c)): Promise<Response> {
-  const request = c.req.raw;
-  const context = await handler.query(request, { requestContext: { root } satisfies ServerLoaderContext });
-  if (context instanceof Response) return context; // a loader redirect
+/** A React Router static handler (the site's, or a test's). */
+export type PageHandler = ReturnType<typeof createStaticHandler>;
 
-  const router = createStaticRouter(handler.dataRoutes, context);
-  const hydration = {
-    loaderData: context.loaderData,
-    actionData: context.actionData,
-    errors: serializeErrors(context.errors),
-  };
-  const nonce = c.get("secureHeadersNonce");
+/** HTML that closes a page whose stream broke after the shell was sent (never a silent cut). */
+const STREAM_BROKEN_HTML = '<div class="not-found" role="alert"><h1 class="not-found-title">页面加载失败</h1><p class="not-found-text">抱歉，页面出现了问题，请刷新页面或稍后重试。</p></div></body></html>';
+
+/**
+ * The page stream as sent: if React's stream fails after the shell (a fatal error, not one that
+ * a Suspense boundary already turned into its fallback), the page still ends with a message and
+ * `</html>`, and the failure is logged with the path.
+ */
+function closedOnError(stream: ReadableStream<Uint8Array>, path: string): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        console.error(`SSR stream failed after the shell on ${path}`, error);
+        controller.enqueue(new TextEncoder().encode(STREAM_BROKEN_HTML));
+        controller.close();
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** The client files of this page: the entry, plus the chunks of the lazy routes it matched (preloaded). */
+function assetsFor(matches: ReadonlyArray<{ route: { handle?: unknown } }>): DocumentAssets {
+  const extra = matches.flatMap((m) => clientAssets.lazy[(m.route.handle as LazyHandle | undefined)?.module ?? ""] ?? []);
+  return { scripts: clientAssets.scripts, styles: clientAssets.styles, preloads: [...new Set([...clientAssets.preloads, ...extra])] };
+}
+
+/**
+ * Server-side render with a given route handler, streamed, with the status of the matched route.
+ * An error before the shell is complete gives the Chinese 500 page; an error after it (inside a
+ * Suspense boundary) is logged with the path and the boundary's fallback stays in the HTML.
+ */
+export async function renderWithHandler(pageHandler: PageHandler, c: AppContext, root: RootData): Promise<Response> {
+  const request = c.req.raw;
+  const path = new URL(request.url).pathname;
   let renderFailed = false;
   try {
+    const context = await pageHandler.query(request, { requestContext: { root } satisfies ServerLoaderContext });
+    if (context instanceof Response) return context; // a loader redirect
+
+    const router = createStaticRouter(pageHandler.dataRoutes, context);
+    const hydration = {
+      loaderData: context.loaderData,
+      actionData: context.actionData,
+      errors: serializeErrors(context.errors),
+    };
+    const nonce = c.get("secureHeadersNonce");
+    const assets = assetsFor(context.matches);
     const stream = await renderToReadableStream(
-      <Document assets={clientAssets}>
+      <Document assets={assets}>
         <StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />
       </Document>,
       {
         nonce,
-        bootstrapScriptContent: `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(clientAssets)};`,
+        bootstrapScriptContent: `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};`,
         bootstrapModules: clientAssets.scripts,
         signal: request.signal,
         onError(error) {
           renderFailed = true;
-          console.error("SSR render error", error);
+          console.error(`SSR render error on ${path}`, error);
         },
       },
     );
@@ -78,10 +121,23 @@ export async function renderPage(c: AppContext, root: RootData = anonymousRootDa
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
     headers.set("Cache-Control", root.user ? "private, no-store" : ANONYMOUS_HTML_CACHE);
     if (root.user) headers.set("Vary", "Cookie");
-    void renderFailed;
-    return new Response(request.method === "HEAD" ? null : stream, { status: context.statusCode, headers });
+    const response = new Response(request.method === "HEAD" ? null : closedOnError(stream, path), { status: context.statusCode, headers });
+    // A page whose render failed after the shell must not be kept by the edge cache.
+    noteRenderOutcome(
+      response,
+      stream.allReady.then(
+        () => !renderFailed,
+        () => false,
+      ),
+    );
+    return response;
   } catch (error) {
-    console.error("SSR shell error", error);
+    if (!renderFailed) console.error(`SSR error before the shell on ${path}`, error);
     return c.html(errorPageHtml(), 500, { "Cache-Control": "no-store" });
   }
+}
+
+/** Server-side render of any page of the site. */
+export function renderPage(c: AppContext, root: RootData = anonymousRootData(c)): Promise<Response> {
+  return renderWithHandler(handler, c, root);
 }

@@ -5,19 +5,9 @@
  * page component adds them from configuration.
  */
 
-export const INFO_PAGE_TYPES = [
-  "about",
-  "contact",
-  "help",
-  "guide",
-  "privacy",
-  "terms",
-  "copyright",
-  "disclaimer",
-  "feedback",
-] as const;
+import { INFO_PAGE_TYPES, type InfoPageType } from "./info-page-types";
 
-export type InfoPageType = (typeof INFO_PAGE_TYPES)[number];
+export { INFO_PAGE_TYPES, isInfoPageType, type InfoPageType } from "./info-page-types";
 
 export interface InfoSection {
   heading: string;
@@ -438,6 +428,3 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   },
 };
 
-export function isInfoPageType(value: string): value is InfoPageType {
-  return (INFO_PAGE_TYPES as readonly string[]).includes(value);
-}

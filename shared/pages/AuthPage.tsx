@@ -3,28 +3,8 @@ import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
 import { authErrorMessage, SIGN_UP_SUCCESS, validateSignUp } from "../auth-messages";
 import { PageMeta } from "../components/PageMeta";
+import type { AuthMode, AuthPageData } from "../auth-page-data";
 import { safeRedirectPath } from "../safe-redirect";
-
-export type AuthMode = "signin" | "signup";
-
-export interface AuthPageData {
-  mode: AuthMode;
-  /** An error code from the no-JavaScript form path (?error=…). */
-  errorCode: string | null;
-  /** ?notice=signed-up after a no-JavaScript sign-up that needs confirmation. */
-  notice: string | null;
-  /** Where to go after signing in (?next=…, same-origin paths only; "/" otherwise). */
-  next: string;
-}
-
-export function authPageData(url: URL): AuthPageData {
-  return {
-    mode: url.searchParams.get("mode") === "signup" ? "signup" : "signin",
-    errorCode: url.searchParams.get("error")?.slice(0, 64) ?? null,
-    notice: url.searchParams.get("notice") === "signed-up" ? "signed-up" : null,
-    next: safeRedirectPath(url.searchParams.get("next")),
-  };
-}
 
 export function AuthPage() {
   const data = useLoaderData() as AuthPageData;
