@@ -16,7 +16,7 @@ import {
 export const LIBRARY_KEY = "yingshi:library";
 export const PREFS_KEY = "yingshi:prefs";
 /** Fired on `window` when this tab writes the library, so every provider of the tab re-reads it. */
-const LOCAL_CHANGE = "yingshi:library-change";
+export const LOCAL_CHANGE = "yingshi:library-change";
 
 /** localStorage, or null where it is unavailable (disabled cookies, sandboxed frames, old browsers). */
 function storage(): Storage | null {

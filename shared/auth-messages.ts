@@ -10,6 +10,7 @@ const MESSAGES: Record<string, string> = {
   user_already_exists: "该邮箱已注册，请直接登录",
   email_exists: "该邮箱已注册，请直接登录",
   weak_password: PASSWORD_TOO_SHORT,
+  password_mismatch: PASSWORD_MISMATCH,
   email_not_confirmed: "邮箱尚未验证，请先点击验证邮件中的链接",
   email_address_invalid: "请输入有效的邮箱地址",
   over_request_rate_limit: "操作过于频繁，请稍后再试",

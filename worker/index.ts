@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { accountServiceFetch, accountServiceOptionsFromEnv } from "./account-service/index";
 import type { AppEnv } from "./app-env";
 import { authApi } from "./auth/api";
+import { requestLimits } from "./limits";
 import { serveMedia } from "./media/serve";
 import { handlePage } from "./pages";
 import { securityHeaders } from "./security";
@@ -9,6 +10,7 @@ import { robotsHandler, sitemapHandler } from "./seo";
 
 const app = new Hono<AppEnv>();
 
+app.use("*", requestLimits);
 app.use("*", securityHeaders);
 
 // Account API for the browser (cookie sessions; the browser never sees a token).

@@ -6,6 +6,14 @@ const CACHEABLE = /^\/(?:$|category\/[^/]+$|latest$|top-rated$|video\/[^/]+$|inf
 /** Anonymous HTML: one minute fresh at the edge, five more minutes served stale while revalidating. */
 export const ANONYMOUS_HTML_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
 
+/** Whether a streamed page rendered completely (set by the SSR; false after a render error). */
+const renderOutcomes = new WeakMap<Response, Promise<boolean>>();
+
+/** The SSR tells the cache when a page's render has finished, and whether without an error. */
+export function noteRenderOutcome(response: Response, complete: Promise<boolean>): void {
+  renderOutcomes.set(response, complete);
+}
+
 function edgeCache(): Cache | null {
   return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
 }
@@ -29,7 +37,7 @@ export async function withPageCache(c: AppContext, render: () => Promise<Respons
       // inline scripts this request's nonce, so the CSP stays one-use.
       const nonce = c.get("secureHeadersNonce");
       const fresh = nonce
-        ? new HTMLRewriter().on("script[nonce]", { element: (el) => el.setAttribute("nonce", nonce) }).transform(hit)
+        ? new HTMLRewriter().on("script[nonce]", { element: (el) => void el.setAttribute("nonce", nonce) }).transform(hit)
         : hit;
       const res = new Response(fresh.body, fresh);
       res.headers.set("X-Cache", "HIT");
@@ -46,7 +54,15 @@ export async function withPageCache(c: AppContext, render: () => Promise<Respons
   if (!storable) return response;
   const [forClient, forCache] = response.body ? response.body.tee() : [null, null];
   const stored = new Response(forCache, response);
-  c.executionCtx.waitUntil(cache.put(key, stored).catch((error) => console.error("page cache write failed", error)));
+  const store = async () => {
+    // A page whose render failed after the shell (its Suspense fallback is in the HTML) is not kept.
+    if ((await renderOutcomes.get(response)) === false) {
+      await stored.body?.cancel();
+      return;
+    }
+    await cache.put(key, stored);
+  };
+  c.executionCtx.waitUntil(store().catch((error) => console.error("page cache write failed", error)));
   const res = new Response(forClient, response);
   res.headers.set("X-Cache", "MISS");
   return res;

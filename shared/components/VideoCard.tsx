@@ -14,11 +14,14 @@ interface VideoCardProps {
   layout?: "grid" | "list";
   /** The first cards of a page load eagerly (they are the largest paint). */
   eager?: boolean;
+  /** Level of the title: 2 right under a page's h1, 3 under a section's h2 (headings go down one level at a time). */
+  headingLevel?: 2 | 3;
 }
 
-export function VideoCard({ item, layout = "grid", eager = false }: VideoCardProps) {
+export function VideoCard({ item, layout = "grid", eager = false, headingLevel = 3 }: VideoCardProps) {
   const video = getVideo(item.id);
   if (!video) return null;
+  const Title = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className={`video-card video-card-${layout}`}>
       <Link to={`/video/${video.id}`} className="video-card-link">
@@ -36,10 +39,13 @@ export function VideoCard({ item, layout = "grid", eager = false }: VideoCardPro
           <span className="video-card-duration">{video.duration}</span>
         </div>
         <div className="video-card-body">
-          <h3 className="video-card-title">{video.title}</h3>
+          <Title className="video-card-title">{video.title}</Title>
           <p className="video-card-meta">
-            <span className="rating" aria-label={`评分 ${formatRating(video.rating)}`}>
-              ★ {formatRating(video.rating)}
+            {/* No aria-label: it is not allowed on a plain <span>; the star is read as "评分" instead. */}
+            <span className="rating">
+              <span aria-hidden="true">★ </span>
+              <span className="visually-hidden">评分 </span>
+              {formatRating(video.rating)}
             </span>
             <span>{video.year}</span>
             <span>{formatViews(item.views)}次播放</span>

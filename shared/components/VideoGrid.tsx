@@ -6,13 +6,15 @@ interface VideoGridProps {
   layout?: "grid" | "list";
   /** How many leading cards load their cover eagerly. */
   eagerCount?: number;
+  /** Level of the card titles: 2 when the grid sits right under the page's h1. */
+  headingLevel?: 2 | 3;
 }
 
-export function VideoGrid({ items, layout = "grid", eagerCount = 0 }: VideoGridProps) {
+export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel }: VideoGridProps) {
   return (
     <div className={layout === "list" ? "video-list" : "video-grid"}>
       {items.map((item, index) => (
-        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} />
+        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} />
       ))}
     </div>
   );

@@ -85,7 +85,7 @@ export function ListingPage() {
       </form>
 
       {data.items.length > 0 ? (
-        <VideoGrid items={data.items} layout={state.view} eagerCount={state.view === "grid" ? 2 : 1} />
+        <VideoGrid items={data.items} layout={state.view} eagerCount={state.view === "grid" ? 2 : 1} headingLevel={2} />
       ) : (
         <EmptyListing />
       )}

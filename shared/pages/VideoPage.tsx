@@ -10,7 +10,7 @@ import { useRootData } from "../root-data";
 import type { SiteConfig } from "../site-config";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { VideoActions } from "../components/VideoActions";
-import { PlayerSlot } from "../components/PlayerSlot";
+import { VideoPlayer } from "../components/player/VideoPlayer";
 
 /** schema.org VideoObject with absolute URLs (spec §9, structured data). */
 export function videoStructuredData(video: Video, data: VideoData, config: SiteConfig) {
@@ -62,7 +62,7 @@ export function VideoPage() {
 
       <div className="video-layout">
         <div className="video-main">
-          <PlayerSlot video={video} />
+          <VideoPlayer key={video.id} video={video} />
           <div className="video-info">
             <h1 className="video-title">{video.title}</h1>
             <p className="video-meta">

@@ -15,20 +15,26 @@ export function baseURL(): string {
   return inject("baseURL");
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Headless Debian Chromium. `args` are added after the defaults; a later
+ * `--autoplay-policy=…` replaces the default one (e.g. to test refused autoplay).
+ */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
+  const defaults = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
+  ];
+  const overridden = new Set(args.map((a) => a.split("=")[0]));
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--autoplay-policy=no-user-gesture-required",
-    ],
+    args: [...defaults.filter((a) => !overridden.has(a.split("=")[0])), ...args],
   });
 }
 

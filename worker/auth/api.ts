@@ -2,11 +2,12 @@ import type { AuthError } from "@supabase/supabase-js";
 import { Hono } from "hono";
 import { authErrorMessage, MIN_PASSWORD_LENGTH, validateSignUp } from "../../shared/auth-messages";
 import { EMPTY_LIBRARY, parseLibrary, type Library } from "../../shared/library";
+import { safeRedirectPath } from "../../shared/safe-redirect";
 import { enforceRateLimit, type RateLimitRule } from "../account-service/rate-limit";
 import type { AppContext, AppEnv } from "../app-env";
 import { credentialsOf, readAuthBody } from "./body";
 import { isCrossSiteRequest } from "./csrf";
-import { applySession, clearSessionCookies, createRequestSession, currentUser, libraryOf, toSessionUser, visitorIp, type RequestSession } from "./session";
+import { accountStep, applySession, clearSessionCookies, createRequestSession, currentUser, isUser, libraryOf, toSessionUser, visitorIp, type RequestSession } from "./session";
 
 /** Per-visitor limits of the worker (the account service sees only the worker's address). */
 export const API_RATE_LIMITS = {
@@ -20,13 +21,21 @@ function jsonError(c: AppContext, status: ErrorStatus, code: string, message = a
   return c.json({ error: { code, message } }, status, { "Cache-Control": "no-store" });
 }
 
+/** The account service is down, slow or answering nonsense: 503 with the generic message. */
+function unavailable(c: AppContext, why: string): Response {
+  console.error("account service unavailable:", why);
+  return jsonError(c, 503, "service_unavailable", authErrorMessage(null));
+}
+
+function isUnavailable(error: AuthError): boolean {
+  const status = error.status ?? 0;
+  return status === 0 || status >= 500 || error.name === "AuthRetryableFetchError";
+}
+
 /** An account-service error as the form should show it, with a status our API answers. */
 function serviceError(c: AppContext, error: AuthError): Response {
   const status = error.status ?? 0;
-  if (status === 0 || status >= 500 || error.name === "AuthRetryableFetchError") {
-    console.error("account service unavailable", error.message);
-    return jsonError(c, 503, "service_unavailable", authErrorMessage(null));
-  }
+  if (isUnavailable(error)) return unavailable(c, error.message);
   const code = error.code ?? (status === 429 ? "over_request_rate_limit" : "unknown");
   return jsonError(c, status === 429 ? 429 : status === 401 || status === 403 ? 401 : 400, code);
 }
@@ -34,6 +43,16 @@ function serviceError(c: AppContext, error: AuthError): Response {
 /** No-JavaScript form posts get a redirect back to a page instead of JSON. */
 function formRedirect(c: AppContext, session: RequestSession, location: string): Response {
   return applySession(session, c.redirect(location, 303));
+}
+
+/** The form's hidden `next` (where to go after signing in): a same-origin path, "/" otherwise. */
+function formNext(value: Record<string, unknown>): string {
+  return safeRedirectPath(typeof value.next === "string" ? value.next : null);
+}
+
+/** `&next=…` for a redirect back to the form, when the form had somewhere to go. */
+function nextParam(next: string): string {
+  return next === "/" ? "" : `&next=${encodeURIComponent(next)}`;
 }
 
 async function limited(c: AppContext, rule: RateLimitRule): Promise<boolean> {
@@ -62,16 +81,18 @@ authApi.post("/sign-in", async (c) => {
   const body = await readAuthBody(c.req.raw);
   if (!body.ok) return jsonError(c, body.status, body.code);
   const session = createRequestSession(c);
-  const back = (code: string) => formRedirect(c, session, `/auth?mode=signin&error=${encodeURIComponent(code)}`);
+  const next = formNext(body.value);
+  const back = (code: string) => formRedirect(c, session, `/auth?mode=signin&error=${encodeURIComponent(code)}${nextParam(next)}`);
   if (await limited(c, API_RATE_LIMITS.signIn)) return body.form ? back("over_request_rate_limit") : jsonError(c, 429, "over_request_rate_limit");
   const { email, password } = credentialsOf(body.value);
   if (!email || !password) return body.form ? back("validation_failed") : jsonError(c, 400, "validation_failed");
   const { data, error } = await session.client.auth.signInWithPassword({ email, password });
-  if (error || !data.user) {
+  if (error || !isUser(data.user)) {
     if (body.form) return back(error?.code ?? "unknown");
-    return error ? serviceError(c, error) : jsonError(c, 400, "unknown");
+    // A success without a user is not an answer of a working account service.
+    return error ? serviceError(c, error) : unavailable(c, "sign-in answered without a user");
   }
-  if (body.form) return formRedirect(c, session, "/");
+  if (body.form) return formRedirect(c, session, next);
   return applySession(session, c.json({ user: toSessionUser(data.user), library: libraryOf(data.user) }));
 });
 
@@ -79,7 +100,8 @@ authApi.post("/sign-up", async (c) => {
   const body = await readAuthBody(c.req.raw);
   if (!body.ok) return jsonError(c, body.status, body.code);
   const session = createRequestSession(c);
-  const back = (code: string) => formRedirect(c, session, `/auth?mode=signup&error=${encodeURIComponent(code)}`);
+  const next = formNext(body.value);
+  const back = (code: string) => formRedirect(c, session, `/auth?mode=signup&error=${encodeURIComponent(code)}${nextParam(next)}`);
   if (await limited(c, API_RATE_LIMITS.signUp)) return body.form ? back("over_request_rate_limit") : jsonError(c, 429, "over_request_rate_limit");
   const { email, password } = credentialsOf(body.value);
   const confirm = typeof body.value.confirmPassword === "string" ? body.value.confirmPassword : body.form ? "" : password;
@@ -95,8 +117,10 @@ authApi.post("/sign-up", async (c) => {
     options: { emailRedirectTo: `${new URL(c.req.url).origin}/api/auth/confirm` },
   });
   if (error) return body.form ? back(error.code ?? "unknown") : serviceError(c, error);
+  // A sign-up answer always names the user; anything else is not a working account service.
+  if (!isUser(data.user)) return body.form ? back("unknown") : unavailable(c, "sign-up answered without a user");
   const signedIn = Boolean(data.session && data.user);
-  if (body.form) return signedIn ? formRedirect(c, session, "/") : formRedirect(c, session, "/auth?mode=signin&notice=signed-up");
+  if (body.form) return signedIn ? formRedirect(c, session, next) : formRedirect(c, session, `/auth?mode=signin&notice=signed-up${nextParam(next)}`);
   return applySession(session, c.json({ user: signedIn && data.user ? toSessionUser(data.user) : null, library: signedIn && data.user ? libraryOf(data.user) : null, confirmationRequired: !signedIn }));
 });
 
@@ -107,8 +131,10 @@ authApi.post("/sign-out", async (c) => {
   const wantsPage = (c.req.header("Accept") ?? "").includes("text/html") && !(c.req.header("Content-Type") ?? "").includes("json");
   if (session.hasCookie) {
     try {
-      const { error } = await session.client.auth.signOut({ scope: "local" });
-      if (error) console.error("sign-out at the account service failed", error.message);
+      // Bounded: with the service down, supabase-js would retry an expired session's refresh for 30 s.
+      const outcome = await accountStep(session, session.client.auth.signOut({ scope: "local" }));
+      if (!outcome.done) console.error("sign-out at the account service: no answer in time");
+      else if (outcome.value.error) console.error("sign-out at the account service failed", outcome.value.error.message);
     } catch (error) {
       console.error("sign-out at the account service failed", error);
     }

@@ -1,0 +1,36 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+
+/** Controls hide this long after the last mouse movement while playing (spec §9). */
+export const CONTROLS_HIDE_MS = 3000;
+
+/**
+ * Shown/hidden state of the player's controls: `show()` (mouse movement,
+ * touch, focus, a shortcut) shows them and, while playing, hides them again
+ * after `delay`; `hide()` (mouse leaving) hides them at once while playing.
+ * Paused, they stay shown.
+ */
+export function useAutoHideControls(playing: boolean, delay = CONTROLS_HIDE_MS) {
+  const [visible, setVisible] = useState(true);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const playingRef = useRef(playing);
+
+  const show = useCallback(() => {
+    setVisible(true);
+    clearTimeout(timer.current);
+    if (playingRef.current) timer.current = setTimeout(() => setVisible(false), delay);
+  }, [delay]);
+
+  const hide = useCallback(() => {
+    if (!playingRef.current) return;
+    clearTimeout(timer.current);
+    setVisible(false);
+  }, []);
+
+  useEffect(() => {
+    playingRef.current = playing;
+    show();
+    return () => clearTimeout(timer.current);
+  }, [playing, show]);
+
+  return { visible, show, hide };
+}

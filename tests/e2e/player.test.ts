@@ -1,0 +1,568 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getVideo, type Video } from "../../shared/catalogue/index";
+import { DESKTOP, PHONE, baseURL, launchBrowser, newPage, screenshot, waitForHydration, type ConsoleLog } from "./browser";
+
+/**
+ * The detail page and its player (spec §2, §4, §7; DESIGN §4) in Chromium
+ * against `wrangler dev`. The default browser allows autoplay with sound; the
+ * refused-autoplay path has its own browser.
+ */
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const VIDEO = "video_001";
+const PLAYER = "video.player-video";
+
+function video(id: string): Video {
+  const v = getVideo(id);
+  if (!v) throw new Error(`no ${id}`);
+  return v;
+}
+
+/** Collects layout shifts from the very start of the page. */
+const CLS_SCRIPT = () => {
+  const w = window as unknown as { __cls: number };
+  w.__cls = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.__cls += e.value;
+  }).observe({ type: "layout-shift", buffered: true });
+};
+
+async function open(context: BrowserContext, path: string): Promise<{ page: Page; log: ConsoleLog }> {
+  const { page, log } = await newPage(context);
+  await page.goto(baseURL() + path);
+  await waitForHydration(page);
+  return { page, log };
+}
+
+/** Waits until the player plays past `after` seconds. */
+async function waitPlaying(page: Page, after = 0.2): Promise<void> {
+  await page.waitForFunction(
+    ({ sel, after }) => {
+      const v = document.querySelector<HTMLVideoElement>(sel);
+      return !!v && !v.paused && v.currentTime > after;
+    },
+    { sel: PLAYER, after },
+    { timeout: 20_000 },
+  );
+}
+
+const media = <T>(page: Page, fn: (v: HTMLVideoElement) => T): Promise<T> =>
+  page.$eval(PLAYER, fn as (v: Element) => T);
+
+const pathname = (page: Page) => new URL(page.url()).pathname;
+
+describe("video detail page", () => {
+  it("server HTML has the video with poster and source (no autoplay attribute) and the 16:9 box", async () => {
+    const res = await fetch(baseURL() + `/video/${VIDEO}`);
+    const html = await res.text();
+    const tag = html.match(/<video[^>]*>/)?.[0] ?? "";
+    expect(tag).toContain('src="/1.mp4"');
+    expect(tag).toContain('poster="/1.webp"');
+    expect(tag).toContain('preload="metadata"');
+    expect(tag).not.toMatch(/autoplay/i);
+    expect(html).toMatch(/<link rel="preload"[^>]*href="\/1.webp"/);
+    expect(html).toContain('aria-label="播放进度"');
+  });
+
+  it("shows title, facts, actions, categories, tags, description, related and contact; no layout shift, no console errors", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await context.addInitScript(CLS_SCRIPT);
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    const v = video(VIDEO);
+    await expect(page.textContent("h1")).resolves.toBe(v.title);
+    const meta = (await page.textContent(".video-meta")) ?? "";
+    expect(meta).toContain(String(v.year));
+    expect(meta).toContain(v.duration);
+    expect(meta).toContain(v.rating.toFixed(1));
+    expect(meta).toMatch(/\d+(\.\d)?万?次播放/);
+    expect(await page.getAttribute(".video-actions button[aria-pressed]", "aria-pressed")).toBe("false");
+    expect(await page.textContent(".video-actions button[aria-pressed]")).toContain("收藏");
+    expect(await page.locator(".video-actions button", { hasText: "分享" }).count()).toBe(1);
+    const categories = await page.$$eval(".video-categories a", (as) => as.map((a) => a.getAttribute("href")));
+    expect(categories.map((h) => decodeURI(h ?? ""))).toEqual(v.category.map((c) => `/category/${c}`));
+    const tags = (await page.textContent(".video-tags")) ?? "";
+    for (const t of v.tags) expect(tags).toContain(`#${t}`);
+    await expect(page.textContent(".video-description")).resolves.toBe(v.description);
+    const sidebar = await page.$$eval(".video-sidebar .video-card a", (as) => as.map((a) => a.getAttribute("href")));
+    expect(sidebar.length).toBeGreaterThan(0);
+    expect(sidebar.length).toBeLessThanOrEqual(6);
+    for (const href of sidebar) expect(href).toMatch(/^\/video\/video_\d{3}$/);
+    expect(await page.textContent(".contact-box")).toContain("商务合作");
+    expect(await page.locator("#more-title").count()).toBeLessThanOrEqual(1);
+
+    // The player box is 16:9 and stays put when the video starts.
+    const before = await page.locator(".player").boundingBox();
+    await waitPlaying(page);
+    const after = await page.locator(".player").boundingBox();
+    expect(after).toEqual(before);
+    expect(Math.abs((before?.width ?? 0) / (before?.height ?? 1) - 16 / 9)).toBeLessThan(0.02);
+    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("screenshots at phone and desktop width", async () => {
+    for (const [name, viewport] of [
+      ["video-detail-phone", PHONE],
+      ["video-detail-desktop", DESKTOP],
+    ] as const) {
+      const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+      const { page, log } = await open(context, `/video/${VIDEO}`);
+      await waitPlaying(page, 1);
+      await page.mouse.move(viewport.width / 2, 200);
+      await media(page, (v) => v.pause());
+      await page.waitForTimeout(200);
+      await screenshot(page, name);
+      // Nothing overflows the page sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      // Touch targets of the player are at least 44px.
+      const small = await page.$$eval(".player button", (bs) =>
+        bs.filter((b) => b.getClientRects().length > 0 && (b.clientWidth < 44 || b.clientHeight < 44)).map((b) => b.getAttribute("aria-label") ?? b.textContent),
+      );
+      expect(small).toEqual([]);
+      expect(log.errors).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it("structured data and Open Graph / Twitter player tags are complete and absolute", async () => {
+    const context = await browser.newContext();
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    const ld = JSON.parse((await page.textContent('script[type="application/ld+json"]')) ?? "{}");
+    const v = video(VIDEO);
+    expect(ld.name).toBe(v.title);
+    expect(ld.description).toBe(v.description);
+    expect(ld.thumbnailUrl).toEqual([`${baseURL()}/1.webp`]);
+    expect(ld.uploadDate).toBe("2025-01-01");
+    expect(ld.duration).toMatch(/^PT(\d+H)?(\d+M)?(\d+S)?$/);
+    expect(ld.contentUrl).toBe(`${baseURL()}/1.mp4`);
+    expect(ld.inLanguage).toBe("zh-CN");
+    expect(ld.aggregateRating.ratingValue).toBe(v.rating);
+    expect(ld.aggregateRating.bestRating).toBe(10);
+    expect(ld.aggregateRating.ratingCount).toBeGreaterThanOrEqual(100);
+    expect(ld.aggregateRating.ratingCount).toBeLessThanOrEqual(1099);
+    const ogVideo = await page.getAttribute('meta[property="og:video"]', "content");
+    const twitterPlayer = await page.getAttribute('meta[name="twitter:player"]', "content");
+    expect(ogVideo).toBe(`${baseURL()}/1.mp4`);
+    expect(twitterPlayer).toBe(`${baseURL()}/video/${VIDEO}`);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("player", () => {
+  it("starts playing by itself with sound at volume 0.8", async () => {
+    const context = await browser.newContext();
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    await waitPlaying(page, 0.5);
+    expect(await media(page, (v) => ({ muted: v.muted, volume: v.volume }))).toEqual({ muted: false, volume: 0.8 });
+    expect(await page.locator(".player-unmute").count()).toBe(0);
+    await page.locator('.player button[aria-label="暂停"]').waitFor({ state: "attached" });
+    const time = (await page.textContent(".player-time")) ?? "";
+    expect(time).toMatch(/^0:\d\d \/ 0:[23]\d$/);
+    const slider = page.locator('input[aria-label="播放进度"]');
+    expect(await slider.getAttribute("aria-valuetext")).toMatch(/^0:\d\d \/ 0:[23]\d$/);
+    const { step, duration } = await page.evaluate((sel) => {
+      const input = document.querySelector<HTMLInputElement>('input[aria-label="播放进度"]');
+      return { step: Number(input?.step), duration: document.querySelector<HTMLVideoElement>(sel)?.duration ?? 0 };
+    }, PLAYER);
+    expect(step).toBeCloseTo(duration * 0.01, 5);
+    // The picture-in-picture button exists exactly where the browser supports it.
+    const pipEnabled = await page.evaluate(() => document.pictureInPictureEnabled === true);
+    expect(await page.locator('.player button[aria-label="画中画"]').count()).toBe(pipEnabled ? 1 : 0);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("when autoplay with sound is refused, plays muted and offers 点击开启声音", async () => {
+    const strict = await launchBrowser(["--autoplay-policy=document-user-activation-required"]);
+    try {
+      const context = await strict.newContext();
+      // Headless Chromium applies that policy only now and then (it sometimes lets sound through):
+      // enforce the rule itself, exactly as the policy states it, so the refused path always runs.
+      await context.addInitScript(() => {
+        const play = HTMLMediaElement.prototype.play;
+        HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+          if (!this.muted && !navigator.userActivation.hasBeenActive) return Promise.reject(new DOMException("play() needs a user gesture", "NotAllowedError"));
+          return play.call(this);
+        };
+      });
+      const { page, log } = await open(context, `/video/${VIDEO}`);
+      await waitPlaying(page, 0.3);
+      expect(await media(page, (v) => v.muted)).toBe(true);
+      const prompt = page.getByRole("button", { name: "点击开启声音" });
+      await prompt.waitFor({ state: "visible" });
+      await page.locator('.player button[aria-label="取消静音"]').waitFor({ state: "attached" });
+      await prompt.click();
+      expect(await media(page, (v) => ({ muted: v.muted, paused: v.paused }))).toEqual({ muted: false, paused: false });
+      expect(await prompt.count()).toBe(0);
+      expect(log.errors).toEqual([]);
+      await context.close();
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("controls hide 3 s after the last mouse movement while playing, come back on movement, hide on leave", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    await waitPlaying(page);
+    const box = (await page.locator(".player").boundingBox())!;
+    const controls = () => page.getAttribute(".player", "data-controls");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForTimeout(2000);
+    expect(await controls()).toBe("shown");
+    await page.waitForFunction(() => document.querySelector(".player")?.getAttribute("data-controls") === "hidden", undefined, { timeout: 3000 });
+    await page.waitForFunction(() => getComputedStyle(document.querySelector(".player-controls")!).opacity === "0");
+    await page.mouse.move(box.x + box.width / 3, box.y + box.height / 3);
+    expect(await controls()).toBe("shown");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height + 200); // leaves the player
+    expect(await controls()).toBe("hidden");
+    // Paused, they stay.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await media(page, (v) => v.pause());
+    await page.waitForTimeout(3500);
+    expect(await controls()).toBe("shown");
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keyboard: Space/K play-pause, ←/→ 10 s, ↑/↓ volume, M mute, F fullscreen; never while typing", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    await waitPlaying(page);
+    await page.click("h1");
+    const paused = () => media(page, (v) => v.paused);
+
+    await page.keyboard.press("Space");
+    expect(await paused()).toBe(true);
+    await page.locator('.player button[aria-label="播放"]').waitFor({ state: "attached" });
+    await page.keyboard.press("Space");
+    await page.waitForFunction((sel) => !document.querySelector<HTMLVideoElement>(sel)?.paused, PLAYER);
+    await page.keyboard.press("k");
+    expect(await paused()).toBe(true);
+    await page.keyboard.press("K");
+    await page.waitForFunction((sel) => !document.querySelector<HTMLVideoElement>(sel)?.paused, PLAYER);
+    await page.keyboard.press("k");
+
+    await media(page, (v) => (v.currentTime = 5));
+    await page.keyboard.press("ArrowRight");
+    expect(await media(page, (v) => v.currentTime)).toBeCloseTo(15, 1);
+    await page.keyboard.press("ArrowLeft");
+    expect(await media(page, (v) => v.currentTime)).toBeCloseTo(5, 1);
+    await page.keyboard.press("ArrowLeft");
+    expect(await media(page, (v) => v.currentTime)).toBe(0);
+
+    const scroll = await page.evaluate(() => window.scrollY);
+    await page.keyboard.press("ArrowDown");
+    expect(await media(page, (v) => v.volume)).toBeCloseTo(0.7, 5);
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    expect(await media(page, (v) => v.volume)).toBeCloseTo(0.9, 5);
+    expect(await page.evaluate(() => window.scrollY)).toBe(scroll);
+
+    await page.keyboard.press("m");
+    expect(await media(page, (v) => v.muted)).toBe(true);
+    await page.locator('.player button[aria-label="取消静音"]').waitFor({ state: "attached" });
+    await page.keyboard.press("M");
+    expect(await media(page, (v) => v.muted)).toBe(false);
+
+    await page.keyboard.press("f");
+    await page.waitForFunction(() => document.fullscreenElement?.classList.contains("player") === true);
+    await page.locator('.player button[aria-label="退出全屏"]').waitFor({ state: "attached" });
+    await page.keyboard.press("F");
+    await page.waitForFunction(() => document.fullscreenElement === null);
+    await page.locator('.player button[aria-label="全屏"]').waitFor({ state: "attached" });
+
+    // Typing in the search box is not a shortcut.
+    const search = page.locator('input[type="search"], .search-input').first();
+    await search.click();
+    await page.keyboard.type("km f");
+    expect(await paused()).toBe(true);
+    expect(await media(page, (v) => v.muted)).toBe(false);
+    expect(await search.inputValue()).toBe("km f");
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the sliders work by keyboard", async () => {
+    const context = await browser.newContext();
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    await waitPlaying(page);
+    await media(page, (v) => {
+      v.pause();
+      v.currentTime = 10;
+    });
+    const progress = page.locator('input[aria-label="播放进度"]');
+    await progress.focus();
+    await page.keyboard.press("ArrowRight");
+    const duration = await media(page, (v) => v.duration);
+    expect(await media(page, (v) => v.currentTime)).toBeGreaterThan(10);
+    expect(await media(page, (v) => v.currentTime)).toBeLessThanOrEqual(10 + duration * 0.01 + 0.01);
+    const volume = page.locator('input[aria-label="音量"]');
+    await volume.focus();
+    await page.keyboard.press("ArrowLeft");
+    expect(await media(page, (v) => v.volume)).toBeCloseTo(0.7, 5);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("restart seeks to 0 and plays", async () => {
+    const context = await browser.newContext();
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    await waitPlaying(page);
+    await media(page, (v) => {
+      v.currentTime = 12;
+      v.pause();
+    });
+    await page.click('.player button[aria-label="重新播放"]');
+    await page.waitForFunction((sel) => {
+      const v = document.querySelector<HTMLVideoElement>(sel);
+      return !!v && !v.paused && v.currentTime < 3;
+    }, PLAYER);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("speed menu; volume, mute and speed are remembered across videos and reloads", async () => {
+    const context = await browser.newContext();
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    await waitPlaying(page);
+    await page.click('.player button[aria-label^="倍速"]');
+    const options = await page.$$eval(".player-speed-menu button", (bs) => bs.map((b) => b.textContent));
+    expect(options).toEqual(["0.5×", "0.75×", "1×", "1.25×", "1.5×", "2×"]);
+    await page.click(".player-speed-menu button:has-text('1.5×')");
+    expect(await media(page, (v) => v.playbackRate)).toBe(1.5);
+    await page.locator('.player button[aria-label^="倍速"]', { hasText: "1.5×" }).waitFor();
+    await page.click("h1");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("m");
+
+    // Another video, reached by a client-side link.
+    await page.click(".video-sidebar .video-card a");
+    await page.waitForURL((url) => url.pathname !== `/video/${VIDEO}`);
+    await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.currentTime ?? 0) > 0.2, PLAYER);
+    expect(await media(page, (v) => ({ rate: v.playbackRate, volume: Math.round(v.volume * 10) / 10, muted: v.muted }))).toEqual({ rate: 1.5, volume: 0.6, muted: true });
+    expect(await page.locator(".player-unmute").count()).toBe(0); // muted by choice: no prompt
+
+    await page.reload();
+    await waitForHydration(page);
+    await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.currentTime ?? 0) > 0.2, PLAYER);
+    expect(await media(page, (v) => ({ rate: v.playbackRate, volume: Math.round(v.volume * 10) / 10, muted: v.muted }))).toEqual({ rate: 1.5, volume: 0.6, muted: true });
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("when a video ends, another video's page opens and plays", async () => {
+    const context = await browser.newContext();
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    await waitPlaying(page);
+    await media(page, (v) => (v.currentTime = v.duration - 0.5));
+    await page.waitForURL((url) => url.pathname !== `/video/${VIDEO}`, { timeout: 10_000 });
+    const next = pathname(page).replace("/video/", "");
+    expect(next).toMatch(/^video_\d{3}$/);
+    await waitPlaying(page, 0.3);
+    expect(await page.textContent("h1")).toBe(video(next).title);
+    expect(await media(page, (v) => v.getAttribute("src"))).toBe(video(next).videoFile);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a missing media file logs the error and plays another video", async () => {
+    const context = await browser.newContext();
+    await context.route("**/1.mp4", (route) => route.fulfill({ status: 404, body: "" }));
+    const { page, log } = await newPage(context);
+    await page.goto(baseURL() + `/video/${VIDEO}`);
+    await page.waitForURL((url) => url.pathname !== `/video/${VIDEO}`, { timeout: 15_000 });
+    await waitPlaying(page, 0.3);
+    expect(log.errors.some((e) => e.includes("视频播放失败") && e.includes("/1.mp4"))).toBe(true);
+    // Only the deliberate failure was logged.
+    expect(log.errors.filter((e) => !e.includes("/1.mp4") && !/404|Failed to load resource/.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  it("after three failures in a row it stops with a message and 重试, which plays again", async () => {
+    const context = await browser.newContext();
+    let broken = true;
+    await context.route(/\/\d+\.mp4$/, (route) => (broken ? route.fulfill({ status: 404, body: "" }) : route.fallback()));
+    const { page, log } = await newPage(context);
+    const visited: string[] = [];
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+    });
+    await page.goto(baseURL() + `/video/${VIDEO}`);
+    const alert = page.getByRole("alert").filter({ hasText: "视频加载失败，请稍后重试" });
+    await alert.waitFor({ state: "visible", timeout: 20_000 });
+    const retry = page.getByRole("button", { name: "重试" });
+    expect(await retry.isVisible()).toBe(true);
+    // Three different pages failed; it does not go on.
+    const failures = log.errors.filter((e) => e.includes("视频播放失败"));
+    expect(failures).toHaveLength(3);
+    const here = pathname(page);
+    await page.waitForTimeout(1500);
+    expect(pathname(page)).toBe(here);
+    expect(log.errors.filter((e) => e.includes("视频播放失败"))).toHaveLength(3);
+
+    broken = false;
+    await retry.click();
+    await waitPlaying(page, 0.3);
+    expect(await alert.count()).toBe(0);
+    expect(pathname(page)).toBe(here);
+    expect(log.errors.filter((e) => !e.includes("视频播放失败") && !/404|Failed to load resource/.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  it("a seek into the file is a Range request from the middle (no download of everything before)", async () => {
+    // A browser that refuses even muted autoplay (e.g. a phone in power-saving mode): the player stays
+    // paused, so with preload="metadata" the browser stops after the start of the file (Chromium: the
+    // first 128 KiB) until the visitor seeks; then it asks for the rest with a Range from the middle.
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      HTMLMediaElement.prototype.play = () => Promise.reject(new DOMException("refused", "NotAllowedError"));
+    });
+    const { page, log } = await newPage(context);
+    const ranges: string[] = [];
+    let firstDone!: () => void;
+    const firstRequestDone = new Promise<void>((resolve) => (firstDone = resolve));
+    page.on("request", (req) => {
+      if (/\/1\.mp4$/.test(req.url())) ranges.push(req.headers()["range"] ?? "");
+    });
+    const settle = (req: { url(): string }) => {
+      if (/\/1\.mp4$/.test(req.url())) firstDone();
+    };
+    page.on("requestfinished", settle);
+    page.on("requestfailed", settle);
+    await page.goto(baseURL() + `/video/${VIDEO}`);
+    await waitForHydration(page);
+    await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.readyState ?? 0) >= 1, PLAYER, { timeout: 20_000 });
+    // Refused autoplay is never silent: the player shows that it is paused.
+    await page.locator('.player button[aria-label="播放"]').waitFor({ state: "attached" });
+    await page.locator(".player-big-play").waitFor({ state: "visible" });
+    await firstRequestDone;
+    expect(ranges[0]).toMatch(/^bytes=0-/);
+    const before = ranges.length;
+    await media(page, (v) => (v.currentTime = v.duration * 0.6));
+    await expect.poll(() => ranges.slice(before).some((r) => /^bytes=[1-9]\d*-/.test(r)), { timeout: 15_000 }).toBe(true);
+    await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.readyState ?? 0) >= 2, PLAYER, { timeout: 15_000 });
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("share and favourite", () => {
+  it("without navigator.share the link is copied and 链接已复制到剪贴板 is shown", async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      delete (Navigator.prototype as { share?: unknown }).share;
+    });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL() });
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(`${d.type()}: ${d.message()}`);
+      void d.accept();
+    });
+    await page.click(".video-actions button:has-text('分享')");
+    await expect.poll(() => dialogs).toEqual(["alert: 链接已复制到剪贴板"]);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL()}/video/${VIDEO}`);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("with navigator.share it shares title, text and url; a cancelled share is not an error", async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      const w = window as unknown as { __shared: unknown[]; __cancel: boolean };
+      w.__shared = [];
+      w.__cancel = false;
+      Object.defineProperty(Navigator.prototype, "share", {
+        configurable: true,
+        value: (data: unknown) => {
+          w.__shared.push(data);
+          return w.__cancel ? Promise.reject(new DOMException("Share canceled", "AbortError")) : Promise.resolve();
+        },
+      });
+    });
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    page.on("dialog", (d) => void d.dismiss().then(() => log.errors.push(`unexpected dialog: ${d.message()}`)));
+    await page.click(".video-actions button:has-text('分享')");
+    await page.evaluate(() => ((window as unknown as { __cancel: boolean }).__cancel = true));
+    await page.click(".video-actions button:has-text('分享')");
+    await page.waitForTimeout(200);
+    const shared = await page.evaluate(() => (window as unknown as { __shared: Array<Record<string, string>> }).__shared);
+    const v = video(VIDEO);
+    expect(shared).toHaveLength(2);
+    expect(shared[0].title).toContain(v.title);
+    expect(shared[0].text).toBe(v.description);
+    expect(shared[0].url).toBe(`${baseURL()}/video/${VIDEO}`);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the favourite toggle survives a reload (and the stored state shifts nothing)", async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(CLS_SCRIPT);
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    const button = page.locator(".video-actions button[aria-pressed]");
+    await button.click();
+    expect(await button.getAttribute("aria-pressed")).toBe("true");
+    expect(await button.textContent()).toContain("已收藏");
+    await page.reload();
+    await waitForHydration(page);
+    await page.waitForFunction(() => document.querySelector(".video-actions button[aria-pressed]")?.getAttribute("aria-pressed") === "true");
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+    await button.click();
+    expect(await button.getAttribute("aria-pressed")).toBe("false");
+    await page.reload();
+    await waitForHydration(page);
+    await page.waitForTimeout(300);
+    expect(await button.getAttribute("aria-pressed")).toBe("false");
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("offers 从 m:ss 继续播放 on return, which seeks there", async () => {
+    const context = await browser.newContext();
+    const { page, log } = await open(context, `/video/${VIDEO}`);
+    await waitPlaying(page);
+    expect(await page.locator(".player-resume").count()).toBe(0);
+    await media(page, (v) => {
+      v.currentTime = 12.4;
+      v.pause(); // pausing saves the position
+    });
+    await page.click(".site-header a[href='/']");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goBack(); // a client-side return
+    await page.waitForURL((url) => url.pathname === `/video/${VIDEO}`);
+    const prompt = page.getByRole("button", { name: "从 0:12 继续播放" });
+    await prompt.waitFor({ state: "visible" });
+    await prompt.click();
+    expect(await media(page, (v) => v.currentTime)).toBeGreaterThanOrEqual(12);
+    expect(await prompt.count()).toBe(0);
+
+    // A fresh load offers it too.
+    await media(page, (v) => {
+      v.currentTime = 15;
+      v.pause();
+    });
+    await page.reload();
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "从 0:15 继续播放" }).waitFor({ state: "visible" });
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+});

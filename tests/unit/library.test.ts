@@ -1,0 +1,220 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { videos } from "../../shared/catalogue/index";
+import {
+  DEFAULT_PREFS,
+  EMPTY_LIBRARY,
+  HISTORY_LIMIT,
+  PLAYBACK_RATES,
+  mergeLibraries,
+  parseLibrary,
+  parsePrefs,
+  recordPosition,
+  resumePosition,
+  toggleFavourite,
+  type HistoryEntry,
+  type Library,
+} from "../../shared/library";
+
+const ids = videos.map((v) => v.id);
+const entry = (id: string, updatedAt: number, position = 30, duration = 100): HistoryEntry => ({ id, position, duration, updatedAt });
+const lib = (favourites: string[] = [], history: HistoryEntry[] = []): Library => ({ favourites, history });
+
+/** Any library that parseLibrary could return. */
+const arbLibrary = fc
+  .record({
+    favourites: fc.uniqueArray(fc.constantFrom(...ids), { maxLength: 10 }),
+    history: fc.uniqueArray(
+      fc.record({
+        id: fc.constantFrom(...ids),
+        position: fc.double({ min: 0, max: 200, noNaN: true }),
+        duration: fc.constant(200),
+        updatedAt: fc.integer({ min: 0, max: 1e12 }),
+      }),
+      { selector: (e) => e.id, maxLength: 50 },
+    ),
+  })
+  .map((raw) => parseLibrary(raw));
+
+describe("constants", () => {
+  it("match the spec", () => {
+    expect(HISTORY_LIMIT).toBe(100);
+    expect(DEFAULT_PREFS).toEqual({ volume: 0.8, muted: false, rate: 1 });
+    expect(EMPTY_LIBRARY).toEqual({ favourites: [], history: [] });
+    expect(PLAYBACK_RATES).toEqual([0.5, 0.75, 1, 1.25, 1.5, 2]);
+  });
+});
+
+describe("toggleFavourite", () => {
+  it("adds (newest first) and removes, without touching the input", () => {
+    const start = lib(["video_002"]);
+    const added = toggleFavourite(start, "video_001");
+    expect(added.favourites).toEqual(["video_001", "video_002"]);
+    expect(start.favourites).toEqual(["video_002"]);
+    expect(toggleFavourite(added, "video_001").favourites).toEqual(["video_002"]);
+  });
+
+  it("twice is the identity", () => {
+    fc.assert(
+      fc.property(arbLibrary, fc.constantFrom(...ids), (l, id) => {
+        const back = toggleFavourite(toggleFavourite(l, id), id);
+        expect(new Set(back.favourites)).toEqual(new Set(l.favourites));
+      }),
+    );
+  });
+});
+
+describe("recordPosition", () => {
+  it("moves the id to the front, one entry per id", () => {
+    const start = lib([], [entry("video_002", 20), entry("video_001", 10)]);
+    const next = recordPosition(start, "video_001", 42, 100, 30);
+    expect(next.history).toEqual([entry("video_001", 30, 42), entry("video_002", 20)]);
+    expect(start.history).toHaveLength(2);
+  });
+
+  it("caps the history at HISTORY_LIMIT, dropping the oldest", () => {
+    let l = EMPTY_LIBRARY;
+    for (let i = 0; i < 120; i++) l = recordPosition(l, ids[i % ids.length] + (i >= 50 ? `_${i}` : ""), 10, 100, i);
+    expect(l.history).toHaveLength(HISTORY_LIMIT);
+    expect(l.history[0].updatedAt).toBe(119);
+    expect(l.history.at(-1)?.updatedAt).toBe(20);
+  });
+
+  it("cleans bad numbers: negative or NaN become 0, the position never passes the duration", () => {
+    expect(recordPosition(EMPTY_LIBRARY, "video_001", -3, Number.NaN, 1).history[0]).toEqual({ id: "video_001", position: 0, duration: 0, updatedAt: 1 });
+    expect(recordPosition(EMPTY_LIBRARY, "video_001", 130, 120, 1).history[0].position).toBe(120);
+  });
+});
+
+describe("resumePosition", () => {
+  const at = (position: number, duration: number) => lib([], [entry("video_001", 1, position, duration)]);
+  it("offers a saved position from 5 s on", () => {
+    expect(resumePosition(at(754, 3600), "video_001")).toBe(754);
+    expect(resumePosition(at(5, 100), "video_001")).toBe(5);
+  });
+  it("does not offer less than 5 s, the last 5 s, or an unknown video", () => {
+    expect(resumePosition(at(4.9, 100), "video_001")).toBeNull();
+    expect(resumePosition(at(95.1, 100), "video_001")).toBeNull();
+    expect(resumePosition(at(100, 100), "video_001")).toBeNull();
+    expect(resumePosition(at(30, 100), "video_002")).toBeNull();
+    expect(resumePosition(EMPTY_LIBRARY, "video_001")).toBeNull();
+  });
+  it("with an unknown duration only the 5 s floor applies", () => {
+    expect(resumePosition(at(12, 0), "video_001")).toBe(12);
+  });
+});
+
+describe("mergeLibraries", () => {
+  it("unites favourites, a's order first", () => {
+    expect(mergeLibraries(lib(["video_003", "video_001"]), lib(["video_001", "video_002"])).favourites).toEqual(["video_003", "video_001", "video_002"]);
+  });
+
+  it("keeps the newest save per id, newest first", () => {
+    const a = lib([], [entry("video_001", 50, 10), entry("video_002", 5, 20)]);
+    const b = lib([], [entry("video_002", 70, 99), entry("video_001", 40, 11), entry("video_003", 60)]);
+    expect(mergeLibraries(a, b).history).toEqual([entry("video_002", 70, 99), entry("video_003", 60), entry("video_001", 50, 10)]);
+  });
+
+  it("is idempotent, has EMPTY as identity, caps the history and keeps it sorted", () => {
+    fc.assert(
+      fc.property(arbLibrary, arbLibrary, (a, b) => {
+        expect(mergeLibraries(a, a)).toEqual(a);
+        expect(mergeLibraries(a, EMPTY_LIBRARY)).toEqual(a);
+        expect(mergeLibraries(EMPTY_LIBRARY, a)).toEqual(a);
+        const m = mergeLibraries(a, b);
+        expect(m.history.length).toBeLessThanOrEqual(HISTORY_LIMIT);
+        expect(new Set(m.history.map((e) => e.id)).size).toBe(m.history.length);
+        for (let i = 1; i < m.history.length; i++) expect(m.history[i - 1].updatedAt).toBeGreaterThanOrEqual(m.history[i].updatedAt);
+        expect(new Set(m.favourites)).toEqual(new Set([...a.favourites, ...b.favourites]));
+        // Every id of either side keeps its newest save.
+        for (const e of [...a.history, ...b.history]) {
+          const kept = m.history.find((h) => h.id === e.id);
+          if (kept) expect(kept.updatedAt).toBeGreaterThanOrEqual(e.updatedAt);
+        }
+      }),
+    );
+  });
+});
+
+describe("parseLibrary", () => {
+  it("tolerates anything that is not a library", () => {
+    for (const raw of [null, undefined, 1, "x", [], true, { favourites: "video_001", history: {} }]) {
+      expect(parseLibrary(raw)).toEqual({ favourites: [], history: [] });
+    }
+  });
+
+  it("drops unknown ids, non-strings and duplicates from favourites", () => {
+    expect(parseLibrary({ favourites: ["video_001", "video_999", 7, null, "video_001", "video_002"] }).favourites).toEqual(["video_001", "video_002"]);
+  });
+
+  it("drops bad history entries and keeps the newest of duplicates, sorted newest first", () => {
+    const parsed = parseLibrary({
+      history: [
+        entry("video_001", 10),
+        entry("video_999", 20),
+        { id: "video_002", position: "3", duration: 100, updatedAt: 5 },
+        { id: "video_003", position: Number.NaN, duration: 100, updatedAt: 5 },
+        { id: "video_004", position: -1, duration: 100, updatedAt: 5 },
+        { id: "video_005", position: 1, duration: Infinity, updatedAt: 5 },
+        { id: "video_006", position: 1, duration: 100 },
+        null,
+        "video_007",
+        entry("video_001", 30, 55),
+        entry("video_008", 25, 500, 100),
+      ],
+    });
+    expect(parsed.history).toEqual([entry("video_001", 30, 55), entry("video_008", 25, 100, 100)]);
+  });
+
+  it("caps the history", () => {
+    const history = Array.from({ length: 300 }, (_, i) => entry(ids[i % ids.length], i));
+    expect(parseLibrary({ history }).history.length).toBeLessThanOrEqual(HISTORY_LIMIT);
+  });
+
+  it("round-trips through JSON", () => {
+    fc.assert(
+      fc.property(arbLibrary, (l) => {
+        expect(parseLibrary(JSON.parse(JSON.stringify(l)))).toEqual(l);
+      }),
+    );
+  });
+
+  it("never throws and always returns a clean library", () => {
+    fc.assert(
+      fc.property(fc.anything(), (raw) => {
+        const l = parseLibrary(raw);
+        expect(Array.isArray(l.favourites) && Array.isArray(l.history)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe("parsePrefs", () => {
+  it("defaults anything missing or wrong", () => {
+    for (const raw of [null, undefined, "x", 3, [], {}, { volume: "0.5", muted: "yes", rate: "2" }, { volume: Number.NaN, rate: Infinity }]) {
+      expect(parsePrefs(raw)).toEqual(DEFAULT_PREFS);
+    }
+  });
+
+  it("keeps good values", () => {
+    expect(parsePrefs({ volume: 0.3, muted: true, rate: 1.5 })).toEqual({ volume: 0.3, muted: true, rate: 1.5 });
+    expect(parsePrefs({ volume: 0, muted: false, rate: 0.5 })).toEqual({ volume: 0, muted: false, rate: 0.5 });
+  });
+
+  it("clamps the volume to 0..1 and the rate to the allowed list", () => {
+    expect(parsePrefs({ volume: 7 }).volume).toBe(1);
+    expect(parsePrefs({ volume: -1 }).volume).toBe(0);
+    expect(parsePrefs({ rate: 16 }).rate).toBe(2);
+    expect(parsePrefs({ rate: 0.1 }).rate).toBe(0.5);
+    expect(parsePrefs({ rate: 1.3 }).rate).toBe(1.25);
+    expect(parsePrefs({ rate: -1 }).rate).toBe(1);
+    fc.assert(
+      fc.property(fc.anything(), (raw) => {
+        const p = parsePrefs(raw);
+        expect(p.volume).toBeGreaterThanOrEqual(0);
+        expect(p.volume).toBeLessThanOrEqual(1);
+        expect(PLAYBACK_RATES).toContain(p.rate);
+      }),
+    );
+  });
+});
