@@ -2,8 +2,10 @@ import { EMPTY_LIBRARY, mergeLibraries, type Library } from "../shared/library";
 import type { AccountClient } from "./account-client";
 import { LOCAL_CHANGE, readStoredLibrary, writeStoredLibrary } from "./library-provider";
 
-/** Wait this long after the last change before saving to the account. */
-const SAVE_DELAY_MS = 800;
+/** A favourite is saved to the account this long after the last change… */
+const FAVOURITE_SAVE_DELAY_MS = 800;
+/** …watch positions (saved every few seconds while playing) at most this often; pagehide flushes. */
+const HISTORY_SAVE_DELAY_MS = 30_000;
 
 const same = (a: Library | null, b: Library | null) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -36,9 +38,11 @@ export function startLibrarySync(account: AccountClient): void {
 
   window.addEventListener(LOCAL_CHANGE, () => {
     if (applying || !account.currentUser()) return;
+    const favouritesChanged = JSON.stringify(readStoredLibrary().favourites) !== JSON.stringify(account.savedLibrary()?.favourites ?? []);
+    if (!favouritesChanged && pending) return; // a history save is already due
     pending = true;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(save, SAVE_DELAY_MS);
+    timer = setTimeout(save, favouritesChanged ? FAVOURITE_SAVE_DELAY_MS : HISTORY_SAVE_DELAY_MS);
   });
   window.addEventListener("pagehide", () => {
     if (pending && account.currentUser()) {

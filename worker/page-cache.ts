@@ -1,4 +1,7 @@
+import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
+
+const BUILD_ID = clientAssets.scripts.join(",");
 
 /** Paths whose anonymous HTML may be kept at the edge for a short time (not search: endless keys, echoed input). */
 const CACHEABLE = /^\/(?:$|category\/[^/]+$|latest$|top-rated$|video\/[^/]+$|info\/[^/]+$)/;
@@ -29,7 +32,10 @@ export function isCacheablePage(c: AppContext): boolean {
 export async function withPageCache(c: AppContext, render: () => Promise<Response>): Promise<Response> {
   const cache = edgeCache();
   if (!cache || !isCacheablePage(c)) return render();
-  const key = new Request(new URL(c.req.url).toString(), { method: "GET" });
+  // The build's entry file name is part of the key: after a deploy no page points at old assets.
+  const keyUrl = new URL(c.req.url);
+  keyUrl.searchParams.set("__build", BUILD_ID);
+  const key = new Request(keyUrl.toString(), { method: "GET" });
   try {
     const hit = await cache.match(key);
     if (hit) {
