@@ -79,6 +79,7 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     manifest: true,
     target: "es2022",
+    modulePreload: { polyfill: false },
     rollupOptions: {
       input: path.join(root, CLIENT_ENTRY),
       // React Router marks its modules "use client" (for RSC); in a plain client bundle that is noise.

@@ -1,19 +1,16 @@
 import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
 import { homeLoader, infoLoader, listingLoader, notFoundLoader, searchLoader, videoLoader } from "./loaders";
-import { HomePage } from "./pages/HomePage";
 import { authPageData, type AuthPageData } from "./auth-page-data";
-import { ListingPage } from "./pages/ListingPage";
 import { PageError } from "./pages/NotFoundPages";
-import { SearchPage } from "./pages/SearchPage";
 import type { ProfileData } from "./pages/ProfilePage";
 import type { SessionUser } from "./session-user";
 import { ROOT_ROUTE_ID } from "./root-data";
 
 /**
- * Pages a listing visitor does not need are split out of the main bundle
- * (the player, the auth form, the profile, the info texts). `handle.module`
- * names the source file so that the worker can preload its chunk.
+ * Every page component is its own chunk, so a route loads only its page (the
+ * player only on /video, the auth form only on /auth, …). `handle.module`
+ * names the source file so that the worker can preload the chunk.
  */
 export interface LazyHandle {
   module: string;
@@ -23,6 +20,8 @@ const lazyPage = (module: string, load: () => Promise<{ Component: () => React.J
   lazy: load,
   handle: { module } satisfies LazyHandle,
 });
+
+const listingPage = lazyPage("shared/pages/ListingPage.tsx", () => import("./pages/ListingPage").then((m) => ({ Component: m.ListingPage })));
 
 /** What differs between the worker and the browser. */
 export interface RoutePlatform {
@@ -80,11 +79,11 @@ export function createRoutes({ rootLoader, sessionUser }: RoutePlatform): RouteO
           id: "pages",
           errorElement: <PageError />,
           children: [
-            { index: true, loader: homeLoader, element: <HomePage /> },
-            { path: "category/:name", loader: listingLoader("category"), element: <ListingPage /> },
-            { path: "latest", loader: listingLoader("latest"), element: <ListingPage /> },
-            { path: "top-rated", loader: listingLoader("top-rated"), element: <ListingPage /> },
-            { path: "search", loader: searchLoader, element: <SearchPage /> },
+            { index: true, loader: homeLoader, ...lazyPage("shared/pages/HomePage.tsx", () => import("./pages/HomePage").then((m) => ({ Component: m.HomePage }))) },
+            { path: "category/:name", loader: listingLoader("category"), ...listingPage },
+            { path: "latest", loader: listingLoader("latest"), ...listingPage },
+            { path: "top-rated", loader: listingLoader("top-rated"), ...listingPage },
+            { path: "search", loader: searchLoader, ...lazyPage("shared/pages/SearchPage.tsx", () => import("./pages/SearchPage").then((m) => ({ Component: m.SearchPage }))) },
             {
               path: "video/:id",
               loader: videoLoader,

@@ -56,7 +56,7 @@ describe("browsing the catalogue in Chromium", () => {
     // page 2 through the pager
     await page.getByRole("link", { name: "第 2 页" }).click();
     await page.waitForURL(/page=2/);
-    await expect(page.locator(".pagination [aria-current=page]").innerText()).resolves.toBe("2");
+    await page.locator(".pagination [aria-current=page]", { hasText: "2" }).waitFor();
     // changing the sort resets to page 1
     await page.locator("select[name=sort]").selectOption("rating");
     await page.waitForURL((url) => url.searchParams.get("sort") === "rating");

@@ -188,12 +188,13 @@ describe("player", () => {
     const strict = await launchBrowser(["--autoplay-policy=document-user-activation-required"]);
     try {
       const context = await strict.newContext();
-      // Headless Chromium applies that policy only now and then (it sometimes lets sound through):
-      // enforce the rule itself, exactly as the policy states it, so the refused path always runs.
+      // Headless Chromium sometimes marks a fresh page as already activated (navigator.userActivation
+      // .hasBeenActive) and then lets sound through: refuse unmuted play() without a gesture in progress,
+      // so the refused path always runs.
       await context.addInitScript(() => {
         const play = HTMLMediaElement.prototype.play;
         HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-          if (!this.muted && !navigator.userActivation.hasBeenActive) return Promise.reject(new DOMException("play() needs a user gesture", "NotAllowedError"));
+          if (!this.muted && !navigator.userActivation.isActive) return Promise.reject(new DOMException("play() needs a user gesture", "NotAllowedError"));
           return play.call(this);
         };
       });
