@@ -16,7 +16,16 @@
  *     bench-results/loadtest-<timestamp>.json; exits 1 on any 5xx.
  *
  * Options: --duration <s> (120), --warmup <s> (10), --concurrency <n> (8), --port <n> (8795),
- *          --no-build (reuse dist/ and the prepared bindings).
+ *          --no-build (reuse dist/ and the prepared bindings), --development (bundle the worker
+ *          as `npm start` does, with React's development build; by default the worker is bundled
+ *          with NODE_ENV=production, as `wrangler deploy` does), --only <kind> (one kind alone).
+ *
+ * Memory: `wrangler dev` runs two workerd processes, an entry proxy on the port and the runtime
+ * that runs the worker; the RSS of both is reported. The worker's own JavaScript heap (the
+ * isolate, read every 2 s over the devtools protocol: Runtime.getHeapUsage) tells a leak in the
+ * worker's code apart from memory that the local runtime keeps. `--control` then runs the same
+ * load shape against a trivial worker (`return new Response("ok")`) under the same `wrangler dev`,
+ * for the runtime's own RSS growth.
  *
  * Visitor addresses: the worker rate-limits sign-in per CF-Connecting-IP, which on loopback
  * the client sets itself; each request takes one address from a fixed pool (so counters stay
@@ -25,6 +34,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -48,16 +58,27 @@ const WARMUP_S = option("warmup", 10);
 const CONCURRENCY = option("concurrency", 8);
 const PORT = option("port", 8795);
 const BUILD = !process.argv.includes("--no-build");
+const DEVELOPMENT = process.argv.includes("--development");
+const CONTROL = process.argv.includes("--control");
+const INSPECTOR_PORT = PORT + 440;
 const USERS = 8;
 const PASSWORD = "loadtest-pass-1";
 const BASE = `http://127.0.0.1:${PORT}`;
 const COOKIE = "yingshi-auth";
 
-/** The mix: relative weights of the request kinds. */
-const MIX = { page: 55, media: 30, refresh: 10, signin: 5 };
+/** The mix: relative weights of the request kinds (`--only <kind>` for one kind alone). */
+const FULL_MIX = { page: 55, media: 30, refresh: 10, signin: 5 };
+const onlyIndex = process.argv.indexOf("--only");
+const ONLY = onlyIndex === -1 ? null : process.argv[onlyIndex + 1];
+if (ONLY !== null && !(ONLY in FULL_MIX)) {
+  console.error(`loadtest: --only takes one of ${Object.keys(FULL_MIX).join(", ")}`);
+  process.exit(2);
+}
+const MIX = ONLY ? { [ONLY]: 1 } : FULL_MIX;
 const SEARCH_TERMS = ["家", "爱情", "电影", "纪录", "综艺", "城市", "星", "hello", "%", "2024"];
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" };
+const serverEnv = { ...env, NODE_ENV: DEVELOPMENT ? "development" : "production" };
 
 // ---- the server ----------------------------------------------------------------------------
 
@@ -66,11 +87,25 @@ function build() {
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
-function startServer() {
+function startServer(cwd = root) {
   const child = spawn(
     process.execPath,
-    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", String(PORT), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false"],
-    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
+    [
+      path.join(root, "node_modules/wrangler/bin/wrangler.js"),
+      "dev",
+      "--port",
+      String(PORT),
+      "--ip",
+      "127.0.0.1",
+      "--inspector-port",
+      String(INSPECTOR_PORT),
+      "--inspector-ip",
+      "127.0.0.1",
+      "--log-level",
+      "warn",
+      "--show-interactive-dev-session=false",
+    ],
+    { cwd, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] },
   );
   const log = [];
   const keep = (chunk) => {
@@ -82,12 +117,12 @@ function startServer() {
   return { child, log };
 }
 
-async function waitForServer(child, log, timeoutMs = 90_000) {
+async function waitForServer(child, log, probePath = "/robots.txt", timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${log.join("")}`);
     try {
-      const res = await fetch(`${BASE}/robots.txt`);
+      const res = await fetch(`${BASE}${probePath}`);
       await res.arrayBuffer();
       if (res.status < 500) return;
     } catch {
@@ -98,15 +133,13 @@ async function waitForServer(child, log, timeoutMs = 90_000) {
   throw new Error(`the site did not answer at ${BASE} within ${timeoutMs} ms\n${log.join("")}`);
 }
 
-/** Stops our wrangler (and, through it, its workerd) by PID only. */
-async function stopServer(child, workerdPid) {
+/** Stops our wrangler (and, through it, its workerd processes) by PID only. */
+async function stopServer(child, pids = []) {
   if (child.exitCode === null) child.kill("SIGTERM");
   for (let i = 0; i < 40 && child.exitCode === null; i++) await sleep(100);
   if (child.exitCode === null) child.kill("SIGKILL");
-  if (workerdPid && isAlive(workerdPid)) {
-    await sleep(500);
-    if (isAlive(workerdPid)) process.kill(workerdPid, "SIGTERM");
-  }
+  await sleep(500);
+  for (const pid of pids) if (pid && isAlive(pid)) process.kill(pid, "SIGTERM");
 }
 
 function isAlive(pid) {
@@ -138,9 +171,13 @@ function processTable() {
   return table;
 }
 
-/** The workerd process started by our wrangler (a descendant of its PID). */
+/**
+ * The workerd processes started by our wrangler (descendants of its PID): the entry proxy
+ * (listening on our port) and the runtime that runs the worker.
+ */
 function findWorkerd(rootPid) {
   const table = processTable();
+  const found = [];
   const queue = [rootPid];
   const seen = new Set();
   while (queue.length) {
@@ -149,11 +186,20 @@ function findWorkerd(rootPid) {
     seen.add(pid);
     for (const [child, info] of table) {
       if (info.ppid !== pid) continue;
-      if (info.comm.startsWith("workerd")) return child;
-      queue.push(child);
+      if (info.comm.startsWith("workerd")) found.push(child);
+      else queue.push(child);
     }
   }
-  return null;
+  const cmdline = (pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+    } catch {
+      return "";
+    }
+  };
+  const entry = found.find((pid) => cmdline(pid).includes(`entry=127.0.0.1:${PORT} `)) ?? null;
+  const runtime = found.find((pid) => pid !== entry) ?? null;
+  return { entry, runtime };
 }
 
 /** Resident memory of a process in MiB (VmRSS), or null. */
@@ -165,6 +211,56 @@ function rssMiB(pid) {
   } catch {
     return null;
   }
+}
+
+/**
+ * The worker isolate's JavaScript heap, sampled over the devtools protocol of `wrangler dev`
+ * (no forced GC is available there, so the floor of the samples is what shows a leak).
+ */
+async function heapSampler() {
+  let WebSocketImpl = globalThis.WebSocket;
+  if (!WebSocketImpl) WebSocketImpl = (await import("ws")).default; // Node 20: the `ws` package wrangler installs
+  let socket;
+  try {
+    socket = new WebSocketImpl(`ws://127.0.0.1:${INSPECTOR_PORT}/ws`);
+    await new Promise((resolve, reject) => {
+      socket.addEventListener("open", resolve, { once: true });
+      socket.addEventListener("error", reject, { once: true });
+    });
+  } catch {
+    console.warn("loadtest: no devtools connection; the JS heap will not be reported");
+    return { sample: async () => null, close() {} };
+  }
+  let id = 0;
+  const pending = new Map();
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data));
+    pending.get(message.id)?.(message.result ?? null);
+    pending.delete(message.id);
+  });
+  const call = (method) =>
+    Promise.race([
+      new Promise((resolve) => {
+        pending.set(++id, resolve);
+        socket.send(JSON.stringify({ id, method }));
+      }),
+      sleep(3000).then(() => null),
+    ]);
+  return {
+    async sample() {
+      const usage = await call("Runtime.getHeapUsage");
+      return usage ? Math.round((usage.usedSize / 1048576) * 10) / 10 : null;
+    },
+    close() {
+      socket.close();
+    },
+  };
+}
+
+/** Floor (min) and peak of the heap samples in a time window. */
+function heapWindow(samples, from, to) {
+  const values = samples.filter((s) => s.t >= from && s.t <= to && s.heapMiB !== null).map((s) => s.heapMiB);
+  return values.length ? { minMiB: Math.min(...values), maxMiB: Math.max(...values) } : null;
 }
 
 // ---- helpers -------------------------------------------------------------------------------
@@ -340,6 +436,89 @@ function recorder(stats) {
 
 // ---- main ----------------------------------------------------------------------------------
 
+/** Starts `wrangler dev` in `cwd` and waits for it; finds its workerd processes. */
+async function serve(cwd, probePath) {
+  const { child, log } = startServer(cwd);
+  const server = { child, log, workerd: { entry: null, runtime: null } };
+  servers.add(server);
+  await waitForServer(child, log, probePath);
+  server.workerd = findWorkerd(child.pid);
+  return server;
+}
+
+async function shutdown(server) {
+  servers.delete(server);
+  await stopServer(server.child, [server.workerd.entry, server.workerd.runtime]);
+}
+
+/** Servers of this run, stopped on exit whatever happens. */
+const servers = new Set();
+
+/** Runs `load` for `seconds` while sampling RSS (every 5 s) and the JS heap (every 2 s). */
+async function measured(server, seconds, load, withHeap) {
+  const pid = server.workerd.runtime;
+  const heap = withHeap ? await heapSampler() : null;
+  const rssBefore = pid ? rssMiB(pid) : null;
+  const entryBefore = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
+  const started = Date.now();
+  const samples = [];
+  const rssTimer = setInterval(() => samples.push({ t: Math.round((Date.now() - started) / 1000), rssMiB: pid ? rssMiB(pid) : null }), 5000);
+  const heapSamples = [];
+  let sampling = Promise.resolve();
+  const heapTimer = heap
+    ? setInterval(() => {
+        sampling = sampling.then(async () => heapSamples.push({ t: Math.round((Date.now() - started) / 100) / 10, heapMiB: await heap.sample() }));
+      }, 2000)
+    : null;
+  await load(seconds);
+  const elapsed = (Date.now() - started) / 1000;
+  clearInterval(rssTimer);
+  if (heapTimer) clearInterval(heapTimer);
+  await sampling;
+  await sleep(3000);
+  const rssAfter = pid ? rssMiB(pid) : null;
+  const entryAfter = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
+  const heapEnd = heap ? await heap.sample() : null;
+  heap?.close();
+  const window = Math.min(30, elapsed / 4);
+  return {
+    elapsed,
+    memory: {
+      runtimePid: pid,
+      rssBeforeMiB: rssBefore,
+      rssAfterMiB: rssAfter,
+      rssGrowthMiB: rssBefore !== null && rssAfter !== null ? Math.round((rssAfter - rssBefore) * 10) / 10 : null,
+      rssSamples: samples,
+      entryProxy: { pid: server.workerd.entry, rssBeforeMiB: entryBefore, rssAfterMiB: entryAfter },
+      jsHeap: heap
+        ? {
+            firstWindow: heapWindow(heapSamples, 0, window),
+            lastWindow: heapWindow(heapSamples, elapsed - window, elapsed),
+            afterMiB: heapEnd,
+            samples: heapSamples,
+          }
+        : null,
+    },
+  };
+}
+
+/** A trivial worker for the control run. */
+function writeControlWorker() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yingshi-loadtest-control-"));
+  fs.writeFileSync(path.join(dir, "worker.js"), 'export default { fetch() { return new Response("ok"); } };\n');
+  fs.writeFileSync(path.join(dir, "wrangler.toml"), 'name = "loadtest-control"\nmain = "worker.js"\ncompatibility_date = "2026-04-01"\nsend_metrics = false\n');
+  return dir;
+}
+
+function printMemory(label, memory) {
+  console.log(`${label} workerd runtime RSS: ${memory.rssBeforeMiB} MiB before → ${memory.rssAfterMiB} MiB after (${memory.rssGrowthMiB >= 0 ? "+" : ""}${memory.rssGrowthMiB} MiB); every 5 s: ${memory.rssSamples.map((s) => s.rssMiB).join(", ")}`);
+  console.log(`${label} workerd entry proxy RSS: ${memory.entryProxy.rssBeforeMiB} MiB before → ${memory.entryProxy.rssAfterMiB} MiB after`);
+  if (memory.jsHeap) {
+    const { firstWindow: a, lastWindow: b, afterMiB } = memory.jsHeap;
+    console.log(`${label} worker JS heap (used): first ${a ? `${a.minMiB}–${a.maxMiB}` : "?"} MiB, last ${b ? `${b.minMiB}–${b.maxMiB}` : "?"} MiB, after ${afterMiB} MiB`);
+  }
+}
+
 async function main() {
   if (BUILD) {
     build();
@@ -347,107 +526,129 @@ async function main() {
     await prepareLocal({ log: () => {} });
   }
   console.log(`loadtest: starting wrangler dev on ${BASE}`);
-  const { child, log } = startServer();
-  let workerdPid = null;
-  const onSignal = async () => {
-    await stopServer(child, workerdPid);
-    process.exit(130);
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    await waitForServer(child, log);
-    workerdPid = findWorkerd(child.pid);
-    if (!workerdPid) console.warn("loadtest: workerd process not found; memory will not be reported");
+  const server = await serve(root, "/robots.txt");
+  console.log(`loadtest: workerd runtime PID ${server.workerd.runtime}, entry proxy PID ${server.workerd.entry}, worker bundled as ${serverEnv.NODE_ENV}`);
 
-    const users = [];
-    for (let i = 0; i < USERS; i++) users.push(await signUp(i));
-    const sessions = [];
-    for (let i = 0; i < CONCURRENCY; i++) sessions.push({ cookie: (await signUp(USERS + i)).cookie });
-    const media = await mediaSizes();
-    const shared = { users, sessions, media, cache: {} };
+  const users = [];
+  for (let i = 0; i < USERS; i++) users.push(await signUp(i));
+  const sessions = [];
+  for (let i = 0; i < CONCURRENCY; i++) sessions.push({ cookie: (await signUp(USERS + i)).cookie });
+  const media = await mediaSizes();
+  const shared = { users, sessions, media, cache: {} };
 
-    console.log(`loadtest: warm-up ${WARMUP_S} s, then ${DURATION_S} s with ${CONCURRENCY} concurrent workers (mix ${JSON.stringify(MIX)})`);
-    const warm = newStats();
-    await runLoad(WARMUP_S, shared, recorder(warm));
-    await sleep(1000);
-    const rssBefore = workerdPid ? rssMiB(workerdPid) : null;
+  console.log(`loadtest: warm-up ${WARMUP_S} s, then ${DURATION_S} s with ${CONCURRENCY} concurrent workers (mix ${JSON.stringify(MIX)})`);
+  const warm = newStats();
+  await runLoad(WARMUP_S, shared, recorder(warm));
+  await sleep(1000);
 
-    const stats = newStats();
-    shared.cache = {};
-    const samples = [];
-    const sampler = setInterval(() => {
-      if (workerdPid) samples.push({ t: Math.round((Date.now() - started) / 1000), rssMiB: rssMiB(workerdPid) });
-    }, 5000);
-    const started = Date.now();
-    await runLoad(DURATION_S, shared, recorder(stats));
-    const elapsed = (Date.now() - started) / 1000;
-    clearInterval(sampler);
-    await sleep(3000);
-    const rssAfter = workerdPid ? rssMiB(workerdPid) : null;
-    const alive = child.exitCode === null;
+  const stats = newStats();
+  shared.cache = {};
+  const run = await measured(server, DURATION_S, (seconds) => runLoad(seconds, shared, recorder(stats)), true);
+  const alive = server.child.exitCode === null;
+  await shutdown(server);
 
-    const kinds = Object.keys(MIX).filter((k) => stats.latencies[k]);
-    const perKind = {};
-    for (const kind of ["all", ...kinds]) {
-      const sorted = [...stats.latencies[kind]].sort((a, b) => a - b);
-      perKind[kind] = {
-        requests: sorted.length,
-        rps: Math.round((sorted.length / elapsed) * 10) / 10,
-        p50Ms: percentile(sorted, 50),
-        p99Ms: percentile(sorted, 99),
-        maxMs: percentile(sorted, 100),
+  let control = null;
+  if (CONTROL) {
+    console.log(`loadtest: control — the same load shape on a trivial worker for ${DURATION_S} s`);
+    const dir = writeControlWorker();
+    try {
+      const controlServer = await serve(dir, "/");
+      let requests = 0;
+      const load = async (seconds) => {
+        const stopAt = Date.now() + seconds * 1000;
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (Date.now() < stopAt) {
+              const res = await fetch(`${BASE}/`);
+              await res.arrayBuffer();
+              requests++;
+            }
+          }),
+        );
       };
+      await load(Math.min(WARMUP_S, 5));
+      requests = 0;
+      const measuredControl = await measured(controlServer, DURATION_S, load, false);
+      await shutdown(controlServer);
+      control = { requests, throughputRps: Math.round((requests / measuredControl.elapsed) * 10) / 10, memory: measuredControl.memory };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-    const result = {
-      date: new Date().toISOString(),
-      command: `npm run loadtest -- --duration ${DURATION_S}`,
-      durationS: Math.round(elapsed * 10) / 10,
-      warmupS: WARMUP_S,
-      concurrency: CONCURRENCY,
-      mix: MIX,
-      machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
-      totalRequests: stats.latencies.all.length,
-      throughputRps: perKind.all.rps,
-      latency: perKind,
-      fiveXX: stats.fiveXX,
-      otherErrors: stats.otherErrors,
-      problems: stats.problems,
-      pageCache: shared.cache,
-      warmup: { requests: warm.latencies.all.length, fiveXX: warm.fiveXX, otherErrors: warm.otherErrors },
-      memory: {
-        workerdPid,
-        rssBeforeMiB: rssBefore,
-        rssAfterMiB: rssAfter,
-        growthMiB: rssBefore !== null && rssAfter !== null ? Math.round((rssAfter - rssBefore) * 10) / 10 : null,
-        samples,
-      },
-      serverAliveAtEnd: alive,
-    };
-
-    console.log("\nkind      requests   req/s    p50 ms   p99 ms   max ms");
-    for (const [kind, s] of Object.entries(perKind)) {
-      console.log(`${kind.padEnd(9)} ${String(s.requests).padStart(8)} ${String(s.rps).padStart(7)} ${String(s.p50Ms).padStart(9)} ${String(s.p99Ms).padStart(8)} ${String(s.maxMs).padStart(8)}`);
-    }
-    console.log(`\n5xx: ${stats.fiveXX}   other errors: ${stats.otherErrors}${Object.keys(stats.problems).length ? ` ${JSON.stringify(stats.problems)}` : ""}`);
-    console.log(`page cache: ${JSON.stringify(shared.cache)}`);
-    console.log(`workerd RSS: ${rssBefore} MiB before → ${rssAfter} MiB after (${result.memory.growthMiB >= 0 ? "+" : ""}${result.memory.growthMiB} MiB); samples ${samples.map((s) => s.rssMiB).join(", ")}`);
-
-    const dir = path.join(root, "bench-results");
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `loadtest-${result.date.replace(/[:.]/g, "-")}.json`);
-    fs.writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
-    console.log(`\nwritten: ${path.relative(root, file)}`);
-    return stats.fiveXX > 0 || !alive ? 1 : 0;
-  } finally {
-    await stopServer(child, workerdPid);
   }
+
+  const elapsed = run.elapsed;
+  const kinds = Object.keys(MIX).filter((k) => stats.latencies[k]);
+  const perKind = {};
+  for (const kind of ["all", ...kinds]) {
+    const sorted = [...stats.latencies[kind]].sort((a, b) => a - b);
+    perKind[kind] = {
+      requests: sorted.length,
+      rps: Math.round((sorted.length / elapsed) * 10) / 10,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      maxMs: percentile(sorted, 100),
+    };
+  }
+  const result = {
+    date: new Date().toISOString(),
+    command: `npm run loadtest -- ${process.argv.slice(2).join(" ")}`.trim(),
+    durationS: Math.round(elapsed * 10) / 10,
+    warmupS: WARMUP_S,
+    concurrency: CONCURRENCY,
+    mix: MIX,
+    workerBundle: serverEnv.NODE_ENV,
+    machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100), node: process.version },
+    totalRequests: stats.latencies.all.length,
+    throughputRps: perKind.all.rps,
+    latency: perKind,
+    fiveXX: stats.fiveXX,
+    otherErrors: stats.otherErrors,
+    problems: stats.problems,
+    pageCache: shared.cache,
+    warmup: { requests: warm.latencies.all.length, fiveXX: warm.fiveXX, otherErrors: warm.otherErrors },
+    memory: run.memory,
+    control,
+    serverAliveAtEnd: alive,
+  };
+
+  console.log("\nkind      requests   req/s    p50 ms   p99 ms   max ms");
+  for (const [kind, s] of Object.entries(perKind)) {
+    console.log(`${kind.padEnd(9)} ${String(s.requests).padStart(8)} ${String(s.rps).padStart(7)} ${String(s.p50Ms).padStart(9)} ${String(s.p99Ms).padStart(8)} ${String(s.maxMs).padStart(8)}`);
+  }
+  console.log(`\n5xx: ${stats.fiveXX}   other errors: ${stats.otherErrors}${Object.keys(stats.problems).length ? ` ${JSON.stringify(stats.problems)}` : ""}`);
+  console.log(`page cache: ${JSON.stringify(shared.cache)}`);
+  printMemory("site:", run.memory);
+  if (control) {
+    console.log(`control: ${control.requests} requests, ${control.throughputRps} req/s`);
+    printMemory("control:", control.memory);
+  }
+
+  const dir = path.join(root, "bench-results");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `loadtest-${result.date.replace(/[:.]/g, "-")}.json`);
+  fs.writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
+  console.log(`\nwritten: ${path.relative(root, file)}`);
+  return stats.fiveXX > 0 || !alive ? 1 : 0;
+}
+
+async function stopAll() {
+  for (const server of [...servers]) await shutdown(server);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    stopAll().finally(() => process.exit(130));
+  });
 }
 
 main().then(
-  (code) => process.exit(code),
-  (error) => {
+  async (code) => {
+    await stopAll();
+    process.exit(code);
+  },
+  async (error) => {
     console.error(error);
+    await stopAll();
     process.exit(1);
   },
 );

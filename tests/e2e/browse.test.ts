@@ -165,7 +165,7 @@ describe("browsing the catalogue in Chromium", () => {
     await expect(page.locator("h1").innerText()).resolves.toBe("帮助中心");
     await page.locator(".info-nav").getByRole("link", { name: "联系我们" }).click();
     await page.waitForURL(/\/info\/contact$/);
-    await expect(page.locator("h1").innerText()).resolves.toBe("联系我们");
+    await page.getByRole("heading", { level: 1, name: "联系我们" }).waitFor();
     await screenshot(page, "info-contact-desktop");
     const res = await page.goto(baseURL() + "/info/unknown");
     expect(res?.status()).toBe(404);

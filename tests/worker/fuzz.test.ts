@@ -104,9 +104,7 @@ interface Outcome {
 }
 
 async function fetchAndCheck(url: string, init: RequestInit = {}): Promise<Outcome> {
-  const t0 = Date.now();
   const res = await SELF.fetch(url, { redirect: "manual", ...init });
-  if (Date.now() - t0 > 1000) console.log("SLOW", Date.now() - t0, init.method, url.slice(0, 200), JSON.stringify([...new Headers(init.headers)]), String(init.body).slice(0, 80));
   const body = init.method === "HEAD" ? "" : await res.text();
   const context = `${init.method ?? "GET"} ${url.slice(0, 300)} → ${res.status}`;
   expect(res.status, context).toBeLessThan(500);
