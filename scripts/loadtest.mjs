@@ -60,8 +60,11 @@ const PORT = option("port", 8795);
 const BUILD = !process.argv.includes("--no-build");
 const DEVELOPMENT = process.argv.includes("--development");
 const CONTROL = process.argv.includes("--control");
+const HEAP = !process.argv.includes("--no-heap");
 const INSPECTOR_PORT = PORT + 440;
 const USERS = 8;
+/** A request that takes longer than this counts as an error (timeout). */
+const REQUEST_TIMEOUT_MS = 30_000;
 const PASSWORD = "loadtest-pass-1";
 const BASE = `http://127.0.0.1:${PORT}`;
 const COOKIE = "yingshi-auth";
@@ -342,7 +345,7 @@ function pagePath() {
 /** One request of a kind; returns what to record. */
 async function runOne(kind, state) {
   let url;
-  const init = { redirect: "manual", headers: { "CF-Connecting-IP": nextIp() } };
+  const init = { redirect: "manual", headers: { "CF-Connecting-IP": nextIp() }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
   let check;
   if (kind === "page") {
     url = BASE + pagePath();
@@ -402,7 +405,7 @@ async function runOne(kind, state) {
     status = res.status;
     problem = await check(res);
   } catch (error) {
-    problem = `network: ${error.cause?.code ?? error.message}`;
+    problem = error.name === "TimeoutError" ? "timeout" : `network: ${error.cause?.code ?? error.message}`;
   }
   return { kind, ms: performance.now() - started, status, problem };
 }
@@ -455,9 +458,8 @@ async function shutdown(server) {
 const servers = new Set();
 
 /** Runs `load` for `seconds` while sampling RSS (every 5 s) and the JS heap (every 2 s). */
-async function measured(server, seconds, load, withHeap) {
+async function measured(server, seconds, load, heap) {
   const pid = server.workerd.runtime;
-  const heap = withHeap ? await heapSampler() : null;
   const rssBefore = pid ? rssMiB(pid) : null;
   const entryBefore = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
   const started = Date.now();
@@ -479,7 +481,6 @@ async function measured(server, seconds, load, withHeap) {
   const rssAfter = pid ? rssMiB(pid) : null;
   const entryAfter = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
   const heapEnd = heap ? await heap.sample() : null;
-  heap?.close();
   const window = Math.min(30, elapsed / 4);
   return {
     elapsed,
@@ -528,6 +529,9 @@ async function main() {
   console.log(`loadtest: starting wrangler dev on ${BASE}`);
   const server = await serve(root, "/robots.txt");
   console.log(`loadtest: workerd runtime PID ${server.workerd.runtime}, entry proxy PID ${server.workerd.entry}, worker bundled as ${serverEnv.NODE_ENV}`);
+  // Connected before any load: wrangler's inspector proxy holds the isolate's messages until a
+  // devtools client connects, and a client that connects late gets that whole backlog at once.
+  const heap = HEAP ? await heapSampler() : null;
 
   const users = [];
   for (let i = 0; i < USERS; i++) users.push(await signUp(i));
@@ -543,8 +547,9 @@ async function main() {
 
   const stats = newStats();
   shared.cache = {};
-  const run = await measured(server, DURATION_S, (seconds) => runLoad(seconds, shared, recorder(stats)), true);
+  const run = await measured(server, DURATION_S, (seconds) => runLoad(seconds, shared, recorder(stats)), heap);
   const alive = server.child.exitCode === null;
+  heap?.close();
   await shutdown(server);
 
   let control = null;
@@ -568,7 +573,7 @@ async function main() {
       };
       await load(Math.min(WARMUP_S, 5));
       requests = 0;
-      const measuredControl = await measured(controlServer, DURATION_S, load, false);
+      const measuredControl = await measured(controlServer, DURATION_S, load, null);
       await shutdown(controlServer);
       control = { requests, throughputRps: Math.round((requests / measuredControl.elapsed) * 10) / 10, memory: measuredControl.memory };
     } finally {

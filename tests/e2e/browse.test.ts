@@ -77,12 +77,12 @@ describe("browsing the catalogue in Chromium", () => {
     // list view
     await page.getByRole("link", { name: "列表" }).click();
     await page.waitForURL((url) => url.searchParams.get("view") === "list");
-    await expect(page.locator(".video-list").count()).resolves.toBe(1);
+    await page.locator(".video-list").waitFor();
     await screenshot(page, "category-list-desktop");
     // back and forward follow the URL
     await page.goBack();
     await page.waitForURL((url) => url.searchParams.get("view") === null);
-    await expect(page.locator(".video-grid").count()).resolves.toBe(1);
+    await page.locator(".video-grid").waitFor();
     await page.goForward();
     await page.waitForURL((url) => url.searchParams.get("view") === "list");
     expect(log.errors).toEqual([]);
