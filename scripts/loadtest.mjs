@@ -457,14 +457,31 @@ async function shutdown(server) {
 /** Servers of this run, stopped on exit whatever happens. */
 const servers = new Set();
 
-/** Runs `load` for `seconds` while sampling RSS (every 5 s) and the JS heap (every 2 s). */
+/**
+ * Runs `load` for `seconds` while sampling RSS (every 5 s) and the JS heap (every 2 s). `wrangler
+ * dev` restarts its runtime when watched files change (a build in the same tree, an edit): then
+ * the samples follow the new process and the before/after comparison is reported as void.
+ */
 async function measured(server, seconds, load, heap) {
-  const pid = server.workerd.runtime;
+  let pid = server.workerd.runtime;
+  const restarts = [];
+  const current = () => {
+    const now = findWorkerd(server.child.pid);
+    if (now.runtime && now.runtime !== pid) {
+      restarts.push({ t: Math.round((Date.now() - started) / 1000), from: pid, to: now.runtime });
+      pid = now.runtime;
+      server.workerd = now;
+    }
+    return pid;
+  };
   const rssBefore = pid ? rssMiB(pid) : null;
   const entryBefore = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
   const started = Date.now();
   const samples = [];
-  const rssTimer = setInterval(() => samples.push({ t: Math.round((Date.now() - started) / 1000), rssMiB: pid ? rssMiB(pid) : null }), 5000);
+  const rssTimer = setInterval(() => {
+    const p = current();
+    samples.push({ t: Math.round((Date.now() - started) / 1000), rssMiB: p ? rssMiB(p) : null });
+  }, 5000);
   const heapSamples = [];
   let sampling = Promise.resolve();
   const heapTimer = heap
@@ -478,17 +495,21 @@ async function measured(server, seconds, load, heap) {
   if (heapTimer) clearInterval(heapTimer);
   await sampling;
   await sleep(3000);
-  const rssAfter = pid ? rssMiB(pid) : null;
+  const endPid = current();
+  const rssAfter = endPid ? rssMiB(endPid) : null;
   const entryAfter = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
   const heapEnd = heap ? await heap.sample() : null;
   const window = Math.min(30, elapsed / 4);
+  const comparable = restarts.length === 0 && rssBefore !== null && rssAfter !== null;
+  if (restarts.length) console.warn(`loadtest: wrangler dev restarted its runtime ${restarts.length}× (files changed under it); RSS before/after are not comparable`);
   return {
     elapsed,
     memory: {
       runtimePid: pid,
+      runtimeRestarts: restarts,
       rssBeforeMiB: rssBefore,
       rssAfterMiB: rssAfter,
-      rssGrowthMiB: rssBefore !== null && rssAfter !== null ? Math.round((rssAfter - rssBefore) * 10) / 10 : null,
+      rssGrowthMiB: comparable ? Math.round((rssAfter - rssBefore) * 10) / 10 : null,
       rssSamples: samples,
       entryProxy: { pid: server.workerd.entry, rssBeforeMiB: entryBefore, rssAfterMiB: entryAfter },
       jsHeap: heap
