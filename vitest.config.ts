@@ -29,6 +29,8 @@ export default defineConfig(async () => {
           resolve: {
             alias: { "virtual:client-assets": path.join(root, "dist/client-assets.js") },
           },
+          // wrangler.toml defines NODE_ENV=production (React's production build): compile JSX to match.
+          oxc: { jsx: { runtime: "automatic", development: false } },
           test: {
             name: "worker",
             include: ["tests/worker/**/*.test.{ts,tsx}"],
