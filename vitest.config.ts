@@ -30,7 +30,7 @@ export default defineConfig(async () => {
             alias: { "virtual:client-assets": path.join(root, "dist/client-assets.js") },
           },
           // wrangler.toml defines NODE_ENV=production (React's production build): compile JSX to match.
-          oxc: { jsx: { runtime: "automatic", development: false } },
+          oxc: { jsx: { runtime: "automatic" as const, development: false } },
           test: {
             name: "worker",
             include: ["tests/worker/**/*.test.{ts,tsx}"],

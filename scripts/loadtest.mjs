@@ -3,7 +3,8 @@
  * `npm run loadtest`: a bounded mixed load on loopback against the locally served site.
  *
  *  1. builds the client (vite build) and prepares the local bindings (media in R2, D1),
- *  2. starts `wrangler dev` on 127.0.0.1:8795 (the same command as `npm start`),
+ *  2. starts `wrangler dev` on 127.0.0.1:8795 (as `npm start` does) on a snapshot of the build:
+ *     the worker bundled as for deploy, the built assets, the repository's local state,
  *  3. signs up a few users, warms up, then runs a fixed number of concurrent workers (fetch
  *     with keep-alive, all in this process) for a fixed time, each picking at random:
  *       - page     SSR pages: /, /category/all?page=2, /video/video_0NN, /search?q=…
@@ -11,14 +12,13 @@
  *       - signin   POST /api/auth/sign-in (JSON) with a signed-up user
  *       - refresh  GET /api/auth/user with a session whose access token was made to expire
  *                  (the worker refreshes it; the new cookie is kept for the next round)
- *  4. reports requests, throughput, p50/p99 latency per kind and overall, 5xx and other errors,
- *     and the RSS of the workerd process before and after; writes
- *     bench-results/loadtest-<timestamp>.json; exits 1 on any 5xx.
+ *  4. reports requests, throughput, p50/p99 latency per kind and overall, 5xx and other errors
+ *     (a request over 30 s is one), and memory before and after (below); writes
+ *     bench-results/loadtest-<timestamp>.json; exits 1 on any 5xx or if the server died.
  *
  * Options: --duration <s> (120), --warmup <s> (10), --concurrency <n> (8), --port <n> (8795),
- *          --no-build (reuse dist/ and the prepared bindings), --development (bundle the worker
- *          as `npm start` does, with React's development build; by default the worker is bundled
- *          with NODE_ENV=production, as `wrangler deploy` does), --only <kind> (one kind alone).
+ *          --no-build (reuse dist/ and the prepared bindings), --only <kind> (one kind alone),
+ *          --control (see Memory), --no-heap (no devtools connection).
  *
  * Memory: `wrangler dev` runs two workerd processes, an entry proxy on the port and the runtime
  * that runs the worker; the RSS of both is reported. The worker's own JavaScript heap (the
@@ -58,7 +58,6 @@ const WARMUP_S = option("warmup", 10);
 const CONCURRENCY = option("concurrency", 8);
 const PORT = option("port", 8795);
 const BUILD = !process.argv.includes("--no-build");
-const DEVELOPMENT = process.argv.includes("--development");
 const CONTROL = process.argv.includes("--control");
 const HEAP = !process.argv.includes("--no-heap");
 const INSPECTOR_PORT = PORT + 440;
@@ -81,7 +80,8 @@ const MIX = ONLY ? { [ONLY]: 1 } : FULL_MIX;
 const SEARCH_TERMS = ["家", "爱情", "电影", "纪录", "综艺", "城市", "星", "hello", "%", "2024"];
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" };
-const serverEnv = { ...env, NODE_ENV: DEVELOPMENT ? "development" : "production" };
+/** React's production build in the worker, as deployed (wrangler.toml also defines it). */
+const serverEnv = { ...env, NODE_ENV: "production" };
 
 // ---- the server ----------------------------------------------------------------------------
 
@@ -90,7 +90,31 @@ function build() {
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
-function startServer(cwd = root) {
+/**
+ * A frozen copy of the site for `wrangler dev` to serve: the worker bundled as `wrangler deploy`
+ * bundles it (--dry-run), the built assets, the same configuration, and the local state of the
+ * repository (--persist-to). Builds and edits in the working tree during the run (another
+ * terminal, other people) then cannot restart the server under the load.
+ */
+function snapshot() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yingshi-loadtest-"));
+  const bundle = spawnSync(process.execPath, [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", path.join(dir, "worker")], {
+    cwd: root,
+    env: serverEnv,
+    encoding: "utf8",
+  });
+  if (bundle.status !== 0) throw new Error(`bundling the worker failed:\n${bundle.stdout}\n${bundle.stderr}`);
+  fs.cpSync(path.join(root, "dist/client"), path.join(dir, "assets"), { recursive: true });
+  const config = fs
+    .readFileSync(path.join(root, "wrangler.toml"), "utf8")
+    .replace(/^main\s*=.*$/m, 'main = "worker/index.js"\nno_bundle = true')
+    .replace(/^directory\s*=.*$/m, 'directory = "./assets"')
+    .replace(/^\[alias\][\s\S]*?(?=^\[)/m, "");
+  fs.writeFileSync(path.join(dir, "wrangler.toml"), config);
+  return dir;
+}
+
+function startServer(cwd = root, extraArgs = []) {
   const child = spawn(
     process.execPath,
     [
@@ -107,6 +131,7 @@ function startServer(cwd = root) {
       "--log-level",
       "warn",
       "--show-interactive-dev-session=false",
+      ...extraArgs,
     ],
     { cwd, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -440,8 +465,8 @@ function recorder(stats) {
 // ---- main ----------------------------------------------------------------------------------
 
 /** Starts `wrangler dev` in `cwd` and waits for it; finds its workerd processes. */
-async function serve(cwd, probePath) {
-  const { child, log } = startServer(cwd);
+async function serve(cwd, probePath, extraArgs = []) {
+  const { child, log } = startServer(cwd, extraArgs);
   const server = { child, log, workerd: { entry: null, runtime: null } };
   servers.add(server);
   await waitForServer(child, log, probePath);
@@ -547,8 +572,10 @@ async function main() {
     const { prepareLocal } = await import(path.join(root, "scripts/prepare-local.mjs"));
     await prepareLocal({ log: () => {} });
   }
-  console.log(`loadtest: starting wrangler dev on ${BASE}`);
-  const server = await serve(root, "/robots.txt");
+  const site = snapshot();
+  cleanups.push(() => fs.rmSync(site, { recursive: true, force: true }));
+  console.log(`loadtest: starting wrangler dev on ${BASE} (a snapshot of the build in ${site})`);
+  const server = await serve(site, "/robots.txt", ["--persist-to", path.join(root, ".wrangler/state")]);
   console.log(`loadtest: workerd runtime PID ${server.workerd.runtime}, entry proxy PID ${server.workerd.entry}, worker bundled as ${serverEnv.NODE_ENV}`);
   // Connected before any load: wrangler's inspector proxy holds the isolate's messages until a
   // devtools client connects, and a client that connects late gets that whole backlog at once.
@@ -657,8 +684,12 @@ async function main() {
   return stats.fiveXX > 0 || !alive ? 1 : 0;
 }
 
+/** Temporary directories to remove at the end. */
+const cleanups = [];
+
 async function stopAll() {
   for (const server of [...servers]) await shutdown(server);
+  for (const cleanup of cleanups.splice(0)) cleanup();
 }
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
