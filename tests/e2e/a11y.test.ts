@@ -1,3 +1,4 @@
+import { INFO_PAGE_TYPES } from "../../shared/content/info-page-types";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -28,15 +29,7 @@ export const ROUTES = [
   "/search?q=zzzz",
   "/search",
   "/auth",
-  "/info/about",
-  "/info/contact",
-  "/info/help",
-  "/info/guide",
-  "/info/privacy",
-  "/info/terms",
-  "/info/copyright",
-  "/info/disclaimer",
-  "/info/feedback",
+  ...INFO_PAGE_TYPES.map((t) => `/info/${t}`),
   "/info/nope",
   "/no/such/page",
 ] as const;

@@ -1,3 +1,4 @@
+import { INFO_PAGE_TYPES } from "../../shared/content/info-page-types";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -34,15 +35,7 @@ const ROUTES = [
   "/auth",
   "/auth?mode=signup",
   "/auth?mode=signin&error=invalid_credentials",
-  "/info/about",
-  "/info/contact",
-  "/info/help",
-  "/info/guide",
-  "/info/privacy",
-  "/info/terms",
-  "/info/copyright",
-  "/info/disclaimer",
-  "/info/feedback",
+  ...INFO_PAGE_TYPES.map((t) => `/info/${t}`),
   "/info/nope",
   "/no/such/page",
 ] as const;

@@ -2,6 +2,7 @@
 import { badJson, requestTooLarge, validationFailed, weakPassword } from "./errors";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, passwordByteLength, passwordLength } from "./password";
 import type { Metadata } from "./users";
+import { readBoundedBody } from "../read-body";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -9,29 +10,8 @@ export type JsonObject = Record<string, unknown>;
 
 /** Reads at most MAX_BODY_BYTES and parses a JSON object (413 / 400 bad_json otherwise). */
 export async function readJsonObject(request: Request): Promise<JsonObject> {
-  const declared = request.headers.get("Content-Length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw requestTooLarge(MAX_BODY_BYTES);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw requestTooLarge(MAX_BODY_BYTES);
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readBoundedBody(request, MAX_BODY_BYTES);
+  if (bytes === null) throw requestTooLarge(MAX_BODY_BYTES);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));

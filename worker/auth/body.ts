@@ -1,3 +1,5 @@
+import { readBoundedBody } from "../read-body";
+
 /** Largest body accepted on /api/auth/*. */
 export const MAX_AUTH_BODY_BYTES = 16 * 1024;
 
@@ -14,29 +16,8 @@ export async function readAuthBody(request: Request): Promise<BodyResult> {
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
   const form = type === "application/x-www-form-urlencoded";
   if (type !== "application/json" && !form) return { ok: false, status: 415, code: "unsupported_media_type" };
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > MAX_AUTH_BODY_BYTES) return { ok: false, status: 413, code: "payload_too_large" };
-  const reader = request.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_AUTH_BODY_BYTES) {
-        await reader.cancel();
-        return { ok: false, status: 413, code: "payload_too_large" };
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readBoundedBody(request, MAX_AUTH_BODY_BYTES);
+  if (bytes === null) return { ok: false, status: 413, code: "payload_too_large" };
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
