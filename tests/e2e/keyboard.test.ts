@@ -62,9 +62,10 @@ async function focused(page: Page): Promise<Focused> {
 }
 
 /** Focus is visible: drawn (outline or box-shadow), with a size, on screen and opaque. */
-function expectVisibleFocus(f: Focused): void {
+function expectVisibleFocus(f: Focused, previous?: Focused): void {
   const label = `${f.selector} ${f.name ?? f.text}`;
-  expect(f.tag, "something has focus").not.toBe("body");
+  const from = previous ? ` (after ${previous.selector} ${previous.name ?? previous.text} ${previous.href ?? ""})` : "";
+  expect(f.tag, `something has focus${from}`).not.toBe("body");
   expect(f.outline !== "none" || f.boxShadow !== "none", `${label} shows focus (outline ${f.outline}, box-shadow ${f.boxShadow})`).toBe(true);
   expect(f.width > 0 && f.height > 0, `${label} has a size`).toBe(true);
   expect(f.inViewport, `${label} is scrolled into view`).toBe(true);
@@ -73,11 +74,13 @@ function expectVisibleFocus(f: Focused): void {
 
 /** Presses Tab (checking visible focus at each stop) until `match` holds, at most `limit` times. */
 async function tabTo(page: Page, match: (f: Focused) => boolean, limit = 80, key = "Tab"): Promise<Focused> {
+  let previous = await focused(page);
   for (let i = 0; i < limit; i++) {
     await page.keyboard.press(key);
     const f = await focused(page);
-    expectVisibleFocus(f);
+    expectVisibleFocus(f, previous);
     if (match(f)) return f;
+    previous = f;
   }
   throw new Error(`no focusable element matched within ${limit} presses of ${key}`);
 }
@@ -91,6 +94,30 @@ async function open(path: string): Promise<{ context: BrowserContext; page: Page
 }
 
 const params = (page: Page) => new URL(page.url()).searchParams;
+
+/**
+ * A listing navigation has finished: the URL matches and the page shows it. React Router
+ * changes the URL a moment before React commits the new page (the update is a transition),
+ * so a key pressed right after the URL changed could act on the previous page's links.
+ */
+async function listingShows(page: Page, match: (url: URL) => boolean): Promise<void> {
+  await page.waitForURL(match);
+  await page.waitForFunction(() => {
+    const state = (search: string) => {
+      const p = new URLSearchParams(search);
+      return { year: p.get("year") ?? "", view: p.get("view") ?? "grid", page: p.get("page") ?? "1" };
+    };
+    const want = state(location.search);
+    const year = document.querySelector<HTMLSelectElement>("select[name=year]")?.value ?? "";
+    const view = document.querySelector(".video-list") ? "list" : "grid";
+    const current = document.querySelector(".pagination [aria-current=page]")?.textContent?.trim() ?? "1";
+    const toggle = document.querySelector<HTMLAnchorElement>(".view-toggle a");
+    const toggleQuery = new URLSearchParams(toggle ? new URL(toggle.href).search : "");
+    const here = new URLSearchParams(location.search);
+    const same = (name: string) => (toggleQuery.get(name) ?? "") === (here.get(name) ?? "");
+    return year === want.year && view === want.view && current === want.page && same("rating") && same("sort") && same("year");
+  });
+}
 
 describe("keyboard only", () => {
   it("home: skip link, logo, search box (type + Enter → /search), then the category links", async () => {
@@ -151,20 +178,20 @@ describe("keyboard only", () => {
     // year: Tab to it, ArrowDown picks the first year
     await tabTo(page, (f) => f.tag === "select" && f.name === "year");
     await page.keyboard.press("ArrowDown");
-    await page.waitForURL((url) => url.searchParams.get("year") !== null);
+    await listingShows(page, (url) => url.searchParams.get("year") !== null);
     const year = params(page).get("year");
     expect(year).toMatch(/^\d{4}$/);
     await expect.poll(() => page.locator("select[name=year]").inputValue()).toBe(year);
     // focus stays on the select after the page updated
     expect((await focused(page)).name).toBe("year");
     await page.keyboard.press("ArrowUp");
-    await page.waitForURL((url) => url.searchParams.get("year") === null);
+    await listingShows(page, (url) => url.searchParams.get("year") === null);
 
     // rating: the next control; ArrowDown picks the next threshold, and the list follows it
     let f = await tabTo(page, () => true, 1);
     expect(f.name).toBe("rating");
     await page.keyboard.press("ArrowDown");
-    await page.waitForURL((url) => url.searchParams.get("rating") !== null);
+    await listingShows(page, (url) => url.searchParams.get("rating") !== null);
     const min = Number(params(page).get("rating"));
     expect(min).toBeGreaterThan(0);
     await page.waitForFunction((min) => {
@@ -177,34 +204,34 @@ describe("keyboard only", () => {
     expect(f.name).toBe("sort");
     const before = await page.locator("select[name=sort]").inputValue();
     await page.keyboard.press("ArrowDown");
-    await page.waitForURL((url) => (url.searchParams.get("sort") ?? before) !== before);
+    await listingShows(page, (url) => (url.searchParams.get("sort") ?? before) !== before);
     await expect.poll(() => page.locator("select[name=sort]").inputValue()).toBe(params(page).get("sort"));
     // back to the defaults so the pager has pages, still by keyboard
     await page.keyboard.press("ArrowUp");
-    await page.waitForURL((url) => url.searchParams.get("sort") === null);
+    await listingShows(page, (url) => url.searchParams.get("sort") === null);
     await tabTo(page, (x) => x.name === "rating", 3, "Shift+Tab");
     await page.keyboard.press("Home");
-    await page.waitForURL((url) => url.searchParams.get("rating") === null);
+    await listingShows(page, (url) => url.searchParams.get("rating") === null);
 
     // view toggle: Enter on 列表, then on 网格
     await tabTo(page, (x) => x.tag === "a" && x.text === "列表");
     await page.keyboard.press("Enter");
-    await page.waitForURL((url) => url.searchParams.get("view") === "list");
+    await listingShows(page, (url) => url.searchParams.get("view") === "list");
     await page.locator(".video-list").waitFor();
     await tabTo(page, (x) => x.tag === "a" && x.text === "网格", 3, "Shift+Tab");
     await page.keyboard.press("Enter");
-    await page.waitForURL((url) => url.searchParams.get("view") === null);
+    await listingShows(page, (url) => url.searchParams.get("view") === null);
     await page.locator(".video-grid").waitFor();
 
     // pagination: Enter on 第 2 页, then on 下一页
     await tabTo(page, (x) => x.name === "第 2 页", 120);
     await page.keyboard.press("Enter");
-    await page.waitForURL((url) => url.searchParams.get("page") === "2");
+    await listingShows(page, (url) => url.searchParams.get("page") === "2");
     await expect.poll(() => page.locator(".pagination [aria-current=page]").innerText()).toBe("2");
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await tabTo(page, (x) => x.text === "下一页", 120);
     await page.keyboard.press("Enter");
-    await page.waitForURL((url) => url.searchParams.get("page") === "3");
+    await listingShows(page, (url) => url.searchParams.get("page") === "3");
     await expect.poll(() => page.locator(".pagination [aria-current=page]").innerText()).toBe("3");
     expect(log.errors).toEqual([]);
     await context.close();
