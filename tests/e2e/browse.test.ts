@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, screenshot, waitForHydration, type ConsoleLog } from "./browser";
+import { baseURL, DESKTOP, launchBrowser, listingShows, newPage, PHONE, screenshot, waitForHydration, type ConsoleLog } from "./browser";
 
 let browser: Browser;
 
@@ -55,11 +55,11 @@ describe("browsing the catalogue in Chromium", () => {
     await expect(page.locator(".video-card").count()).resolves.toBe(12);
     // page 2 through the pager
     await page.getByRole("link", { name: "第 2 页" }).click();
-    await page.waitForURL(/page=2/);
+    await listingShows(page, /page=2/);
     await page.locator(".pagination [aria-current=page]", { hasText: "2" }).waitFor();
     // changing the sort resets to page 1
     await page.locator("select[name=sort]").selectOption("rating");
-    await page.waitForURL((url) => url.searchParams.get("sort") === "rating");
+    await listingShows(page, (url) => url.searchParams.get("sort") === "rating");
     expect(query(page).get("page")).toBeNull();
     await page.locator(".pagination [aria-current=page]", { hasText: "1" }).waitFor();
     const ratings = await page.locator(".video-card .rating").allInnerTexts();
@@ -67,24 +67,24 @@ describe("browsing the catalogue in Chromium", () => {
     expect(values).toEqual([...values].sort((a, b) => b - a));
     // rating filter 9+
     await page.locator("select[name=rating]").selectOption("9");
-    await page.waitForURL((url) => url.searchParams.get("rating") === "9");
+    await listingShows(page, (url) => url.searchParams.get("rating") === "9");
     const filtered = (await page.locator(".video-card .rating").allInnerTexts()).map((r) => Number(r.replace(/[^\d.]/g, "")));
     expect(filtered.length).toBeGreaterThan(0);
     for (const v of filtered) expect(v).toBeGreaterThanOrEqual(9);
     // year filter keeps working
     await page.locator("select[name=year]").selectOption("2025");
-    await page.waitForURL((url) => url.searchParams.get("year") === "2025");
+    await listingShows(page, (url) => url.searchParams.get("year") === "2025");
     // list view
     await page.getByRole("link", { name: "列表" }).click();
-    await page.waitForURL((url) => url.searchParams.get("view") === "list");
+    await listingShows(page, (url) => url.searchParams.get("view") === "list");
     await page.locator(".video-list").waitFor();
     await screenshot(page, "category-list-desktop");
     // back and forward follow the URL
     await page.goBack();
-    await page.waitForURL((url) => url.searchParams.get("view") === null);
+    await listingShows(page, (url) => url.searchParams.get("view") === null);
     await page.locator(".video-grid").waitFor();
     await page.goForward();
-    await page.waitForURL((url) => url.searchParams.get("view") === "list");
+    await listingShows(page, (url) => url.searchParams.get("view") === "list");
     expect(log.errors).toEqual([]);
     await context.close();
   });

@@ -65,3 +65,27 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
+
+/**
+ * A listing navigation has finished: the URL matches and the page shows it. React Router
+ * changes the URL a moment before React commits the new page (the update is a transition),
+ * so a key pressed right after the URL changed could act on the previous page's links.
+ */
+export async function listingShows(page: Page, match: Parameters<Page["waitForURL"]>[0]): Promise<void> {
+  await page.waitForURL(match);
+  await page.waitForFunction(() => {
+    const state = (search: string) => {
+      const p = new URLSearchParams(search);
+      return { year: p.get("year") ?? "", view: p.get("view") ?? "grid", page: p.get("page") ?? "1" };
+    };
+    const want = state(location.search);
+    const year = (document.querySelector("select[name=year]") as { value?: string } | null)?.value ?? "";
+    const view = document.querySelector(".video-list") ? "list" : "grid";
+    const current = document.querySelector(".pagination [aria-current=page]")?.textContent?.trim() ?? "1";
+    const toggle = document.querySelector(".view-toggle a")?.getAttribute("href") ?? "";
+    const toggleQuery = new URLSearchParams(new URL(toggle, location.href).search);
+    const here = new URLSearchParams(location.search);
+    const same = (name: string) => (toggleQuery.get(name) ?? "") === (here.get(name) ?? "");
+    return year === want.year && view === want.view && current === want.page && same("rating") && same("sort") && same("year");
+  });
+}

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, newPage, waitForHydration, type ConsoleLog } from "./browser";
+import { baseURL, DESKTOP, launchBrowser, listingShows, newPage, waitForHydration, type ConsoleLog } from "./browser";
 
 /**
  * Keyboard only: every step below is a key press (Tab, Enter, Space, arrows,
@@ -95,29 +95,6 @@ async function open(path: string): Promise<{ context: BrowserContext; page: Page
 
 const params = (page: Page) => new URL(page.url()).searchParams;
 
-/**
- * A listing navigation has finished: the URL matches and the page shows it. React Router
- * changes the URL a moment before React commits the new page (the update is a transition),
- * so a key pressed right after the URL changed could act on the previous page's links.
- */
-async function listingShows(page: Page, match: (url: URL) => boolean): Promise<void> {
-  await page.waitForURL(match);
-  await page.waitForFunction(() => {
-    const state = (search: string) => {
-      const p = new URLSearchParams(search);
-      return { year: p.get("year") ?? "", view: p.get("view") ?? "grid", page: p.get("page") ?? "1" };
-    };
-    const want = state(location.search);
-    const year = document.querySelector<HTMLSelectElement>("select[name=year]")?.value ?? "";
-    const view = document.querySelector(".video-list") ? "list" : "grid";
-    const current = document.querySelector(".pagination [aria-current=page]")?.textContent?.trim() ?? "1";
-    const toggle = document.querySelector<HTMLAnchorElement>(".view-toggle a");
-    const toggleQuery = new URLSearchParams(toggle ? new URL(toggle.href).search : "");
-    const here = new URLSearchParams(location.search);
-    const same = (name: string) => (toggleQuery.get(name) ?? "") === (here.get(name) ?? "");
-    return year === want.year && view === want.view && current === want.page && same("rating") && same("sort") && same("year");
-  });
-}
 
 describe("keyboard only", () => {
   it("home: skip link, logo, search box (type + Enter → /search), then the category links", async () => {
