@@ -1,4 +1,4 @@
-import { StrictMode, useEffect } from "react";
+import { startTransition, StrictMode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { createBrowserRouter, matchRoutes, RouterProvider } from "react-router";
 import { AccountContext } from "../shared/account-context";
@@ -44,16 +44,20 @@ account.onAuthStateChange((event) => {
 });
 startLibrarySync(account);
 
-hydrateRoot(
-  document,
-  <StrictMode>
-    <Document assets={window.__ASSETS__}>
-      <AccountContext.Provider value={account}>
-        <LibraryProvider>
-          <RouterProvider router={router} />
-        </LibraryProvider>
-      </AccountContext.Provider>
-      <HydrationMarker />
-    </Document>
-  </StrictMode>,
-);
+// Hydrating in a transition lets React yield to the browser every few milliseconds instead of
+// blocking the main thread for the whole page (input stays responsive; Lighthouse's TBT drops).
+startTransition(() => {
+  hydrateRoot(
+    document,
+    <StrictMode>
+      <Document assets={window.__ASSETS__}>
+        <AccountContext.Provider value={account}>
+          <LibraryProvider>
+            <RouterProvider router={router} />
+          </LibraryProvider>
+        </AccountContext.Provider>
+        <HydrationMarker />
+      </Document>
+    </StrictMode>,
+  );
+});

@@ -37,6 +37,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { connectDevtools } from "./devtools.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -246,41 +247,18 @@ function rssMiB(pid) {
  * (no forced GC is available there, so the floor of the samples is what shows a leak).
  */
 async function heapSampler() {
-  let WebSocketImpl = globalThis.WebSocket;
-  if (!WebSocketImpl) WebSocketImpl = (await import("ws")).default; // Node 20: the `ws` package wrangler installs
-  let socket;
-  try {
-    socket = new WebSocketImpl(`ws://127.0.0.1:${INSPECTOR_PORT}/ws`);
-    await new Promise((resolve, reject) => {
-      socket.addEventListener("open", resolve, { once: true });
-      socket.addEventListener("error", reject, { once: true });
-    });
-  } catch {
+  const devtools = await connectDevtools(INSPECTOR_PORT);
+  if (!devtools) {
     console.warn("loadtest: no devtools connection; the JS heap will not be reported");
     return { sample: async () => null, close() {} };
   }
-  let id = 0;
-  const pending = new Map();
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data));
-    pending.get(message.id)?.(message.result ?? null);
-    pending.delete(message.id);
-  });
-  const call = (method) =>
-    Promise.race([
-      new Promise((resolve) => {
-        pending.set(++id, resolve);
-        socket.send(JSON.stringify({ id, method }));
-      }),
-      sleep(3000).then(() => null),
-    ]);
   return {
     async sample() {
-      const usage = await call("Runtime.getHeapUsage");
+      const usage = await devtools.call("Runtime.getHeapUsage");
       return usage ? Math.round((usage.usedSize / 1048576) * 10) / 10 : null;
     },
     close() {
-      socket.close();
+      devtools.close();
     },
   };
 }

@@ -1,0 +1,63 @@
+/**
+ * A minimal Chrome DevTools Protocol client for the worker isolate that `wrangler dev` exposes on
+ * its inspector port (ws://<ip>:<port>/ws). Used by the benchmark (CPU profile of SSR requests)
+ * and the load test (JS heap samples).
+ */
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * @param {number} port  the inspector port given to `wrangler dev --inspector-port`
+ * @returns {Promise<{ call: (method: string, params?: object, timeoutMs?: number) => Promise<any>, close: () => void } | null>}
+ *   null when nothing answers on the port
+ */
+export async function connectDevtools(port, ip = "127.0.0.1") {
+  let WebSocketImpl = globalThis.WebSocket;
+  if (!WebSocketImpl) WebSocketImpl = (await import("ws")).default; // Node 20: the `ws` package wrangler installs
+  let socket;
+  try {
+    socket = new WebSocketImpl(`ws://${ip}:${port}/ws`);
+    await new Promise((resolve, reject) => {
+      socket.addEventListener("open", resolve, { once: true });
+      socket.addEventListener("error", reject, { once: true });
+    });
+  } catch {
+    return null;
+  }
+  let id = 0;
+  const pending = new Map();
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data));
+    if (message.id === undefined) return; // events (console messages, …) are not needed here
+    pending.get(message.id)?.(message.error ? null : (message.result ?? null));
+    pending.delete(message.id);
+  });
+  return {
+    /** Resolves with the result, or null on an error answer or after `timeoutMs`. */
+    call(method, params = {}, timeoutMs = 3000) {
+      return Promise.race([
+        new Promise((resolve) => {
+          pending.set(++id, resolve);
+          socket.send(JSON.stringify({ id, method, params }));
+        }),
+        sleep(timeoutMs).then(() => null),
+      ]);
+    },
+    close() {
+      socket.close();
+    },
+  };
+}
+
+/**
+ * Busy time of a V8 CPU profile in milliseconds: every sampled interval whose node is not
+ * "(idle)" — the isolate's JavaScript, its native work ("(program)") and garbage collection.
+ * @param {{ nodes: { id: number, callFrame: { functionName: string } }[], samples: number[], timeDeltas: number[] }} profile
+ */
+export function busyMs(profile) {
+  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+  let micros = 0;
+  // timeDeltas[i] is the time from sample i-1 to sample i: the interval that sample i stands for
+  for (let i = 1; i < profile.samples.length; i++) if (!idle.has(profile.samples[i])) micros += profile.timeDeltas[i];
+  return micros / 1000;
+}
