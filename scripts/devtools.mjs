@@ -52,12 +52,19 @@ export async function connectDevtools(port, ip = "127.0.0.1") {
 /**
  * Busy time of a V8 CPU profile in milliseconds: every sampled interval whose node is not
  * "(idle)" — the isolate's JavaScript, its native work ("(program)") and garbage collection.
+ *
+ * workerd samples an isolate only while it runs: the time between two requests shows up as one
+ * long `timeDeltas` entry on the next sample, not as idle samples. So an interval counts for at
+ * most `capFactor` times the median interval (the sampler's real period).
  * @param {{ nodes: { id: number, callFrame: { functionName: string } }[], samples: number[], timeDeltas: number[] }} profile
  */
-export function busyMs(profile) {
+export function busyMs(profile, capFactor = 4) {
   const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+  const deltas = profile.timeDeltas.slice(1).sort((a, b) => a - b);
+  if (deltas.length === 0) return 0;
+  const cap = deltas[Math.floor(deltas.length / 2)] * capFactor;
   let micros = 0;
   // timeDeltas[i] is the time from sample i-1 to sample i: the interval that sample i stands for
-  for (let i = 1; i < profile.samples.length; i++) if (!idle.has(profile.samples[i])) micros += profile.timeDeltas[i];
+  for (let i = 1; i < profile.samples.length; i++) if (!idle.has(profile.samples[i])) micros += Math.min(profile.timeDeltas[i], cap);
   return micros / 1000;
 }

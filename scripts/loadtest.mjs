@@ -38,6 +38,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectDevtools } from "./devtools.mjs";
+import { findWorkerd, rssMiB } from "./workerd-processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -182,65 +183,6 @@ function isAlive(pid) {
 
 // ---- processes and memory ------------------------------------------------------------------
 
-/** Parent PID and command name of every process, from /proc. */
-function processTable() {
-  const table = new Map();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      const comm = stat.slice(stat.indexOf("(") + 1, close);
-      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
-      table.set(Number(entry), { ppid, comm });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return table;
-}
-
-/**
- * The workerd processes started by our wrangler (descendants of its PID): the entry proxy
- * (listening on our port) and the runtime that runs the worker.
- */
-function findWorkerd(rootPid) {
-  const table = processTable();
-  const found = [];
-  const queue = [rootPid];
-  const seen = new Set();
-  while (queue.length) {
-    const pid = queue.shift();
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    for (const [child, info] of table) {
-      if (info.ppid !== pid) continue;
-      if (info.comm.startsWith("workerd")) found.push(child);
-      else queue.push(child);
-    }
-  }
-  const cmdline = (pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
-    } catch {
-      return "";
-    }
-  };
-  const entry = found.find((pid) => cmdline(pid).includes(`entry=127.0.0.1:${PORT} `)) ?? null;
-  const runtime = found.find((pid) => pid !== entry) ?? null;
-  return { entry, runtime };
-}
-
-/** Resident memory of a process in MiB (VmRSS), or null. */
-function rssMiB(pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
-    return Number.isFinite(kb) ? Math.round((kb / 1024) * 10) / 10 : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The worker isolate's JavaScript heap, sampled over the devtools protocol of `wrangler dev`
@@ -448,7 +390,7 @@ async function serve(cwd, probePath, extraArgs = []) {
   const server = { child, log, workerd: { entry: null, runtime: null } };
   servers.add(server);
   await waitForServer(child, log, probePath);
-  server.workerd = findWorkerd(child.pid);
+  server.workerd = findWorkerd(child.pid, PORT);
   return server;
 }
 
@@ -469,7 +411,7 @@ async function measured(server, seconds, load, heap) {
   let pid = server.workerd.runtime;
   const restarts = [];
   const current = () => {
-    const now = findWorkerd(server.child.pid);
+    const now = findWorkerd(server.child.pid, PORT);
     if (now.runtime && now.runtime !== pid) {
       restarts.push({ t: Math.round((Date.now() - started) / 1000), from: pid, to: now.runtime });
       pid = now.runtime;

@@ -13,9 +13,15 @@ describe("busyMs", () => {
   ];
 
   it("counts JavaScript, GC and native work, not idle time", () => {
-    // samples: idle, render 2 ms, render 1 ms, idle 5 ms, gc 0.5 ms, program 0.25 ms
-    const profile = { nodes, samples: [2, 3, 3, 2, 4, 5], timeDeltas: [100, 2000, 1000, 5000, 500, 250] };
-    expect(busyMs(profile)).toBe(3.75);
+    // sampler period 0.2 ms: render 0.2 + 0.2, idle 0.2, gc 0.2, program 0.2, render 0.1
+    const profile = { nodes, samples: [1, 3, 3, 2, 4, 5, 3], timeDeltas: [50, 200, 200, 200, 200, 200, 100] };
+    expect(busyMs(profile)).toBeCloseTo(0.9, 10);
+  });
+
+  it("counts a gap between two requests (one long interval) as at most four sampler periods", () => {
+    // 0.2 ms periods, then 50 ms without samples (the isolate waited for the next request)
+    const profile = { nodes, samples: [1, 3, 3, 3, 3, 3], timeDeltas: [0, 200, 200, 200, 50_000, 200] };
+    expect(busyMs(profile)).toBeCloseTo(0.2 * 3 + 0.2 * 4 + 0.2, 10);
   });
 
   it("is zero for an idle profile or an empty one", () => {

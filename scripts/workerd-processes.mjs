@@ -1,0 +1,77 @@
+/**
+ * The workerd processes of a `wrangler dev` and what /proc says about them: used by the load test
+ * (memory) and the benchmark (CPU time). Linux only.
+ */
+import fs from "node:fs";
+
+/** Parent PID and command name of every process, from /proc. */
+function processTable() {
+  const table = new Map();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const comm = stat.slice(stat.indexOf("(") + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+      table.set(Number(entry), { ppid, comm });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return table;
+}
+
+/**
+ * The workerd processes started by our wrangler (descendants of its PID): the entry proxy
+ * (listening on `port`) and the runtime that runs the worker.
+ */
+export function findWorkerd(rootPid, port) {
+  const table = processTable();
+  const found = [];
+  const queue = [rootPid];
+  const seen = new Set();
+  while (queue.length) {
+    const pid = queue.shift();
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    for (const [child, info] of table) {
+      if (info.ppid !== pid) continue;
+      if (info.comm.startsWith("workerd")) found.push(child);
+      else queue.push(child);
+    }
+  }
+  const cmdline = (pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+    } catch {
+      return "";
+    }
+  };
+  const entry = found.find((pid) => cmdline(pid).includes(`entry=127.0.0.1:${port} `)) ?? null;
+  const runtime = found.find((pid) => pid !== entry) ?? null;
+  return { entry, runtime };
+}
+
+/** Resident memory of a process in MiB (VmRSS), or null. */
+export function rssMiB(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? Math.round((kb / 1024) * 10) / 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (user + system, every thread) a process has used so far, in milliseconds, or null. */
+export function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ = 100 on Linux)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
