@@ -94,8 +94,8 @@ function build() {
 
 /**
  * A frozen copy of the site for `wrangler dev` to serve: the worker bundled as `wrangler deploy`
- * bundles it (--dry-run), the built assets, the same configuration, and the local state of the
- * repository (--persist-to). Builds and edits in the working tree during the run (another
+ * bundles it (--dry-run), the built assets, the same configuration, and a copy of the local
+ * state of the repository (--persist-to). Builds and edits in the working tree during the run (another
  * terminal, other people) then cannot restart the server under the load.
  */
 function snapshot() {
@@ -185,8 +185,10 @@ function isAlive(pid) {
 
 
 /**
- * The worker isolate's JavaScript heap, sampled over the devtools protocol of `wrangler dev`
- * (no forced GC is available there, so the floor of the samples is what shows a leak).
+ * The worker isolate's memory, sampled over the devtools protocol of `wrangler dev`
+ * (Runtime.getHeapUsage): the JavaScript heap in use, the heap V8 has committed, and the
+ * ArrayBuffer backing stores outside the heap (request and response bodies the site holds).
+ * No forced GC is available there, so the floor of the samples is what shows a leak.
  */
 async function heapSampler() {
   const devtools = await connectDevtools(INSPECTOR_PORT);
@@ -197,7 +199,9 @@ async function heapSampler() {
   return {
     async sample() {
       const usage = await devtools.call("Runtime.getHeapUsage");
-      return usage ? Math.round((usage.usedSize / 1048576) * 10) / 10 : null;
+      if (!usage) return null;
+      const mib = (bytes) => (typeof bytes === "number" ? Math.round((bytes / 1048576) * 10) / 10 : null);
+      return { usedMiB: mib(usage.usedSize), totalMiB: mib(usage.totalSize), buffersMiB: mib(usage.backingStorageSize) };
     },
     close() {
       devtools.close();
@@ -205,9 +209,9 @@ async function heapSampler() {
   };
 }
 
-/** Floor (min) and peak of the heap samples in a time window. */
-function heapWindow(samples, from, to) {
-  const values = samples.filter((s) => s.t >= from && s.t <= to && s.heapMiB !== null).map((s) => s.heapMiB);
+/** Floor (min) and peak of one figure (usedMiB, totalMiB, buffersMiB) of the samples in a time window. */
+function heapWindow(samples, from, to, field) {
+  const values = samples.filter((s) => s.t >= from && s.t <= to && typeof s[field] === "number").map((s) => s[field]);
   return values.length ? { minMiB: Math.min(...values), maxMiB: Math.max(...values) } : null;
 }
 
@@ -431,7 +435,7 @@ async function measured(server, seconds, load, heap) {
   let sampling = Promise.resolve();
   const heapTimer = heap
     ? setInterval(() => {
-        sampling = sampling.then(async () => heapSamples.push({ t: Math.round((Date.now() - started) / 100) / 10, heapMiB: await heap.sample() }));
+        sampling = sampling.then(async () => heapSamples.push({ t: Math.round((Date.now() - started) / 100) / 10, ...(await heap.sample()) }));
       }, 2000)
     : null;
   await load(seconds);
@@ -459,9 +463,12 @@ async function measured(server, seconds, load, heap) {
       entryProxy: { pid: server.workerd.entry, rssBeforeMiB: entryBefore, rssAfterMiB: entryAfter },
       jsHeap: heap
         ? {
-            firstWindow: heapWindow(heapSamples, 0, window),
-            lastWindow: heapWindow(heapSamples, elapsed - window, elapsed),
-            afterMiB: heapEnd,
+            ...Object.fromEntries(
+              ["usedMiB", "totalMiB", "buffersMiB"].map((field) => [
+                field.replace("MiB", ""),
+                { firstWindow: heapWindow(heapSamples, 0, window, field), lastWindow: heapWindow(heapSamples, elapsed - window, elapsed, field), after: heapEnd?.[field] ?? null },
+              ]),
+            ),
             samples: heapSamples,
           }
         : null,
@@ -481,8 +488,11 @@ function printMemory(label, memory) {
   console.log(`${label} workerd runtime RSS: ${memory.rssBeforeMiB} MiB before → ${memory.rssAfterMiB} MiB after (${memory.rssGrowthMiB >= 0 ? "+" : ""}${memory.rssGrowthMiB} MiB); every 5 s: ${memory.rssSamples.map((s) => s.rssMiB).join(", ")}`);
   console.log(`${label} workerd entry proxy RSS: ${memory.entryProxy.rssBeforeMiB} MiB before → ${memory.entryProxy.rssAfterMiB} MiB after`);
   if (memory.jsHeap) {
-    const { firstWindow: a, lastWindow: b, afterMiB } = memory.jsHeap;
-    console.log(`${label} worker JS heap (used): first ${a ? `${a.minMiB}–${a.maxMiB}` : "?"} MiB, last ${b ? `${b.minMiB}–${b.maxMiB}` : "?"} MiB, after ${afterMiB} MiB`);
+    const names = { used: "JS heap in use", total: "JS heap committed", buffers: "ArrayBuffers (bodies)" };
+    for (const [key, name] of Object.entries(names)) {
+      const { firstWindow: a, lastWindow: b, after } = memory.jsHeap[key];
+      console.log(`${label} worker isolate, ${name}: first ${a ? `${a.minMiB}–${a.maxMiB}` : "?"} MiB, last ${b ? `${b.minMiB}–${b.maxMiB}` : "?"} MiB, after ${after ?? "?"} MiB`);
+    }
   }
 }
 
@@ -495,7 +505,17 @@ async function main() {
   const site = snapshot();
   cleanups.push(() => fs.rmSync(site, { recursive: true, force: true }));
   console.log(`loadtest: starting wrangler dev on ${BASE} (a snapshot of the build in ${site})`);
-  const server = await serve(site, "/robots.txt", ["--persist-to", path.join(root, ".wrangler/state")]);
+  // A copy of the local state (media in R2, accounts in D1) with the account service's rate-limit
+  // counters cleared: the sign-ups of earlier runs within the hour must not answer 429 here.
+  const state = path.join(site, "state");
+  fs.cpSync(path.join(root, ".wrangler/state"), state, { recursive: true });
+  const clear = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "d1", "execute", "DB", "--local", "--persist-to", state, "--command", "DELETE FROM rate_limits"],
+    { cwd: site, env: serverEnv, encoding: "utf8" },
+  );
+  if (clear.status !== 0) throw new Error(`clearing the rate limits of the state copy failed:\n${clear.stdout}\n${clear.stderr}`);
+  const server = await serve(site, "/robots.txt", ["--persist-to", state]);
   console.log(`loadtest: workerd runtime PID ${server.workerd.runtime}, entry proxy PID ${server.workerd.entry}, worker bundled as ${serverEnv.NODE_ENV}`);
   // Connected before any load: wrangler's inspector proxy holds the isolate's messages until a
   // devtools client connects, and a client that connects late gets that whole backlog at once.
