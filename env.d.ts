@@ -18,6 +18,8 @@ declare namespace Cloudflare {
   AUTH_JWT_SECRET?: string;
   AUTH_AUTO_CONFIRM?: string;
   EXPOSE_ACCOUNT_API?: string;
+  /** "off": never serve or store pages in the edge cache (the benchmark measures the bare render with it). */
+  PAGE_CACHE?: string;
   /** Milliseconds one request waits for the account service (default 8000). */
   ACCOUNT_SERVICE_TIMEOUT_MS?: string;
   /** Only in the worker tests: the D1 migrations to apply. */

@@ -77,7 +77,8 @@ async function runLighthouse(url, chrome) {
 }
 
 const JS_BUDGET_BYTES = 125 * 1024;
-const CPU_BUDGET_MS = 10;
+/** DESIGN.md §7: SSR of the home page under 5 ms of CPU (the free plan allows 10 ms). */
+const CPU_BUDGET_MS = 5;
 
 /** Which budgets of DESIGN.md §7 a run misses (the 404 page may skip SEO). */
 function checkBudgets(rows, cpuMs) {
@@ -93,7 +94,8 @@ function checkBudgets(rows, cpuMs) {
     if (r.cls !== 0) failures.push(`${r.route}: CLS ${r.cls}`);
     if (r.jsGzip > JS_BUDGET_BYTES) failures.push(`${r.route}: JS ${kb(r.jsGzip)} KB gzip > 125`);
   }
-  for (const [name, { isolateMs }] of Object.entries(cpuMs)) if (isolateMs !== null && isolateMs >= CPU_BUDGET_MS) failures.push(`worker CPU ${name}: ${isolateMs} ms ≥ ${CPU_BUDGET_MS} (the free plan's limit)`);
+  const home = cpuMs.home.isolateMs;
+  if (home !== null && home >= CPU_BUDGET_MS) failures.push(`SSR CPU of /: ${home} ms ≥ ${CPU_BUDGET_MS}`);
   return { failures };
 }
 
@@ -207,9 +209,26 @@ async function main() {
     };
     const render = { home: await renderTime(base, "/"), video: await renderTime(base, "/video/video_001") };
     const runtimePid = site.pid ? findWorkerd(site.pid, PORT).runtime : null;
-    const cpuMs = { home: await cpuPerRequest(devtools, runtimePid, base, "/"), video: await cpuPerRequest(devtools, runtimePid, base, "/video/video_001") };
+    // On a cacheable page a miss also stores a copy in the edge cache; the bare render is
+    // measured on a second server with PAGE_CACHE=off (one server at a time: they share the state).
+    const cpuMissMs = { home: await cpuPerRequest(devtools, runtimePid, base, "/"), video: await cpuPerRequest(devtools, runtimePid, base, "/video/video_001") };
+    devtools?.close();
+    await site.stop();
+    const bare = await startLocalSite({ port: PORT, inspectorPort: INSPECTOR_PORT, vars: { PAGE_CACHE: "off" } });
+    const bareDevtools = await connectDevtools(INSPECTOR_PORT);
+    let cpuMs;
+    try {
+      const barePid = bare.pid ? findWorkerd(bare.pid, PORT).runtime : null;
+      cpuMs = {
+        home: await cpuPerRequest(bareDevtools, barePid, bare.baseURL, "/"),
+        video: await cpuPerRequest(bareDevtools, barePid, bare.baseURL, "/video/video_001"),
+      };
+    } finally {
+      bareDevtools?.close();
+      await bare.stop();
+    }
     const budgets = checkBudgets(rows, cpuMs);
-    const report = { date: new Date().toISOString(), quick, connections: CONNECTIONS, loadSeconds: LOAD_SECONDS, routes: rows, throughput, renderMs: render, workerCpuMs: cpuMs, budgets };
+    const report = { date: new Date().toISOString(), quick, connections: CONNECTIONS, loadSeconds: LOAD_SECONDS, routes: rows, throughput, renderMs: render, workerCpuMs: { render: cpuMs, missWithCacheWrite: cpuMissMs }, budgets };
 
     console.log("\nroute                               perf a11y bp  seo  LCP ms TBT ms  CLS    JS gz KB CSS gz KB HTML KB (gz)");
     for (const r of rows) {
@@ -228,8 +247,9 @@ async function main() {
     console.log(`  static ${t.staticAsset.path} (${kb(t.staticAsset.bytes)} KB)  ${t.staticAsset.rps} · ${t.staticAsset.p50}/${t.staticAsset.p99}`);
     console.log(`  ratio SSR / static: ${(t.home.rps / t.staticAsset.rps).toFixed(2)}; cached / uncached: ${(t.homeCached.rps / t.home.rps).toFixed(2)}`);
     console.log(`\nrender time of one uncached request (sequential, loopback, wall clock): / p50 ${render.home.p50} ms, /video/video_001 p50 ${render.video.p50} ms`);
-    console.log(`worker CPU per uncached render — the isolate (V8 CPU profile): / ${cpuMs.home.isolateMs ?? "?"} ms, /video/video_001 ${cpuMs.video.isolateMs ?? "?"} ms`);
-    console.log(`                           — the whole workerd runtime process (upper bound): / ${cpuMs.home.runtimeProcessMs ?? "?"} ms, /video/video_001 ${cpuMs.video.runtimeProcessMs ?? "?"} ms`);
+    console.log("worker CPU per request, ms (isolate: V8 CPU profile of the site's isolate · process: the whole workerd runtime, an upper bound):");
+    console.log(`  SSR render (PAGE_CACHE=off)        / ${cpuMs.home.isolateMs ?? "?"} · ${cpuMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMs.video.isolateMs ?? "?"} · ${cpuMs.video.runtimeProcessMs ?? "?"}`);
+    console.log(`  cache miss: render + edge-cache write  / ${cpuMissMs.home.isolateMs ?? "?"} · ${cpuMissMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMissMs.video.isolateMs ?? "?"} · ${cpuMissMs.video.runtimeProcessMs ?? "?"}`);
     console.log(`\nbudgets (DESIGN.md §7): ${budgets.failures.length === 0 ? "all met" : `${budgets.failures.length} not met`}`);
     for (const f of budgets.failures) console.log(`  ✗ ${f}`);
     fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });

@@ -30,7 +30,7 @@ export function isCacheablePage(c: AppContext): boolean {
  * copy (only 200 and 404 answers that set no cookie and are public).
  */
 export async function withPageCache(c: AppContext, render: () => Promise<Response>): Promise<Response> {
-  const cache = edgeCache();
+  const cache = c.env.PAGE_CACHE === "off" ? null : edgeCache();
   if (!cache || !isCacheablePage(c)) return render();
   // The build's entry file name is part of the key: after a deploy no page points at old assets.
   const keyUrl = new URL(c.req.url);

@@ -1,5 +1,6 @@
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import app from "../../worker/index";
 
 const BASE = "https://cache.test";
 
@@ -38,5 +39,26 @@ describe("edge caching of anonymous HTML", () => {
     await withCookie.text();
     expect(withCookie.headers.get("X-Cache")).toBeNull();
     expect(withCookie.headers.get("Cache-Control")).toBe("private, no-store");
+  });
+
+  it("PAGE_CACHE=off: pages are rendered every time, with the same public headers", async () => {
+    const fetchOff = async () => {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(new Request(BASE + "/info/guide"), { ...env, PAGE_CACHE: "off" }, ctx);
+      const html = await res.text();
+      await waitOnExecutionContext(ctx);
+      return { res, html };
+    };
+    for (let i = 0; i < 3; i++) {
+      const { res, html } = await fetchOff();
+      expect(res.status).toBe(200);
+      expect(res.headers.get("X-Cache")).toBeNull();
+      expect(res.headers.get("Cache-Control")).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
+      expect(html).toContain("</html>");
+    }
+    // nothing was stored either: with the cache on, the first request is a miss
+    const on = await SELF.fetch(BASE + "/info/guide");
+    await on.text();
+    expect(on.headers.get("X-Cache")).toBe("MISS");
   });
 });
