@@ -304,7 +304,17 @@ async function fetchApp(pages: Hono<AppEnv>, url: string): Promise<{ res: Respon
 }
 
 function lateFailingRoutes(delayMs = 30) {
-  return [
+  return lateFailure(delayMs).routes;
+}
+
+/** A page whose Suspense content fails `delayMs` after the shell; `failed` settles after that. */
+function lateFailure(delayMs: number) {
+  const failure = new Promise<string>((_, reject) => setTimeout(() => reject(new Error("late render failure (test)")), delayMs));
+  const failed = failure.then(
+    () => undefined,
+    () => undefined,
+  );
+  const routes = [
     {
       path: "/",
       element: h(
@@ -314,11 +324,12 @@ function lateFailingRoutes(delayMs = 30) {
         h(
           Suspense,
           { fallback: h("div", { className: "loading" }, "加载中…") },
-          h(LateBoom, { promise: new Promise<string>((_, reject) => setTimeout(() => reject(new Error("late render failure (test)")), delayMs)) }),
+          h(LateBoom, { promise: failure }),
         ),
       ),
     },
   ];
+  return { routes, failed };
 }
 
 describe("render errors", () => {
@@ -389,7 +400,8 @@ describe("render errors", () => {
 
   it("a request aborted after the shell still ends the document", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const handler = createStaticHandler(lateFailingRoutes(500));
+    const late = lateFailure(500);
+    const handler = createStaticHandler(late.routes);
     const pages = new Hono<AppEnv>();
     pages.use("*", securityHeaders);
     const controller = new AbortController();
@@ -402,5 +414,9 @@ describe("render errors", () => {
     expect(res.status).toBe(200);
     expect(html).toContain("外壳已发送");
     expect(html.trimEnd().endsWith("</html>")).toBe(true);
+    // The failure still happens later: let it (and anything React logs about it) happen while
+    // console.error is mocked, not while the test file is being torn down.
+    await late.failed;
+    await new Promise((r) => setTimeout(r, 50));
   });
 });
