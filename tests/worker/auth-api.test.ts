@@ -5,6 +5,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import app from "../../worker/index";
+import { base64UrlToBytes, bytesToBase64Url } from "../../worker/account-service/encoding";
 
 const BASE = "https://yingshi.test";
 const COOKIE = "yingshi-auth";
@@ -98,17 +99,8 @@ function sessionValue(jar: Jar): string {
   return value;
 }
 
-function fromBase64Url(text: string): string {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
-}
-
-function toBase64Url(text: string): string {
-  let bin = "";
-  for (const byte of new TextEncoder().encode(text)) bin += String.fromCharCode(byte);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+const fromBase64Url = (text: string): string => new TextDecoder().decode(base64UrlToBytes(text) ?? new Uint8Array());
+const toBase64Url = (text: string): string => bytesToBase64Url(new TextEncoder().encode(text));
 
 interface StoredSession {
   access_token: string;

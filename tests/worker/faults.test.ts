@@ -16,6 +16,7 @@ import app from "../../worker/index";
 import { withPageCache } from "../../worker/page-cache";
 import { securityHeaders } from "../../worker/security";
 import { anonymousRootData, renderWithHandler } from "../../worker/ssr";
+import { base64UrlToBytes, bytesToBase64Url } from "../../worker/account-service/encoding";
 
 const BASE = "https://yingshi.test";
 const COOKIE = "yingshi-auth";
@@ -60,17 +61,8 @@ async function callWith(overrides: Partial<Env>, method: string, path: string, o
 
 const call = (method: string, path: string, o: CallOptions = {}) => callWith({}, method, path, o);
 
-function fromBase64Url(text: string): string {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
-}
-
-function toBase64Url(text: string): string {
-  let bin = "";
-  for (const byte of new TextEncoder().encode(text)) bin += String.fromCharCode(byte);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+const fromBase64Url = (text: string): string => new TextDecoder().decode(base64UrlToBytes(text) ?? new Uint8Array());
+const toBase64Url = (text: string): string => bytesToBase64Url(new TextEncoder().encode(text));
 
 /** A signed-up visitor's session cookie (made while the embedded service is up). */
 async function sessionCookie(): Promise<string> {
