@@ -1,22 +1,25 @@
 /**
- * A minimal Chrome DevTools Protocol client for the worker isolate that `wrangler dev` exposes on
- * its inspector port (ws://<ip>:<port>/ws). Used by the benchmark (CPU profile of SSR requests)
- * and the load test (JS heap samples).
+ * A minimal Chrome DevTools Protocol client for a worker isolate on an inspector port: `wrangler
+ * dev`'s (ws://<ip>:<port>/ws) or workerd's own under Miniflare (ws://<ip>:<port>/core:user:<name>).
+ * Used by the benchmark (CPU profile of SSR requests) and the load test (JS heap samples).
  */
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * @param {number} port  the inspector port given to `wrangler dev --inspector-port`
+ * @param {number} port  the inspector port given to `wrangler dev --inspector-port` (or Miniflare's `inspectorPort`)
+ * @param {string} ip
+ * @param {string} target  the websocket path: "ws" for wrangler's inspector proxy; workerd's own
+ *   inspector (Miniflare) names each worker, e.g. "core:user:yingshi"
  * @returns {Promise<{ call: (method: string, params?: object, timeoutMs?: number) => Promise<any>, close: () => void } | null>}
  *   null when nothing answers on the port
  */
-export async function connectDevtools(port, ip = "127.0.0.1") {
+export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
   let WebSocketImpl = globalThis.WebSocket;
   if (!WebSocketImpl) WebSocketImpl = (await import("ws")).default; // Node 20: the `ws` package wrangler installs
   let socket;
   try {
-    socket = new WebSocketImpl(`ws://${ip}:${port}/ws`);
+    socket = new WebSocketImpl(`ws://${ip}:${port}/${target}`);
     await new Promise((resolve, reject) => {
       socket.addEventListener("open", resolve, { once: true });
       socket.addEventListener("error", reject, { once: true });

@@ -3,8 +3,11 @@
  * `npm run loadtest`: a bounded mixed load on loopback against the locally served site.
  *
  *  1. builds the client (vite build) and prepares the local bindings (media in R2, D1),
- *  2. starts `wrangler dev` on 127.0.0.1:8795 (as `npm start` does) on a snapshot of the build:
- *     the worker bundled as for deploy, the built assets, the repository's local state,
+ *  2. serves a snapshot of the build on 127.0.0.1:8795 — the worker bundled as for deploy, the
+ *     built assets, a copy of the repository's local state — in one workerd process started
+ *     through Miniflare with the bindings wrangler derives from wrangler.toml (the runtime of
+ *     `wrangler dev` without its dev proxy and inspector proxy; `--wrangler-dev` serves it with
+ *     `wrangler dev` as `npm start` does),
  *  3. signs up a few users, warms up, then runs a fixed number of concurrent workers (fetch
  *     with keep-alive, all in this process) for a fixed time, each picking at random:
  *       - page     SSR pages: /, /category/all?page=2, /video/video_0NN, /search?q=…
@@ -16,16 +19,20 @@
  *     (a request over 30 s is one), and memory before and after (below); writes
  *     bench-results/loadtest-<timestamp>.json; exits 1 on any 5xx or if the server died.
  *
- * Options: --duration <s> (120), --warmup <s> (10), --concurrency <n> (8), --port <n> (8795),
+ * Options: --duration <s> (120), --warmup <s> (180), --concurrency <n> (8), --port <n> (8795),
  *          --no-build (reuse dist/ and the prepared bindings), --only <kind> (one kind alone),
- *          --control (see Memory), --no-heap (no devtools connection).
+ *          --control (see Memory), --no-heap (no devtools connection), --wrangler-dev.
  *
- * Memory: `wrangler dev` runs two workerd processes, an entry proxy on the port and the runtime
- * that runs the worker; the RSS of both is reported. The worker's own JavaScript heap (the
- * isolate, read every 2 s over the devtools protocol: Runtime.getHeapUsage) tells a leak in the
- * worker's code apart from memory that the local runtime keeps. `--control` then runs the same
- * load shape against a trivial worker (`return new Response("ok")`) under the same `wrangler dev`,
- * for the runtime's own RSS growth.
+ * Memory: the RSS of the workerd process that runs the worker, every 5 s through the warm-up and
+ * the soak. workerd's V8 heaps and allocator grow to the load's working set during the first
+ * minutes and then hold: the soak after the warm-up is where growth would show a leak. The figure
+ * is the change of the mean RSS from the soak's first 30 s to its last 30 s and the least-squares
+ * slope over the soak. The worker's own JavaScript heap (the isolate, read every 2 s over the
+ * devtools protocol: Runtime.getHeapUsage) tells a leak in the worker's code apart from memory
+ * the runtime keeps. `--control` then runs the same load shape against a trivial worker
+ * (`return new Response("ok")`) on the same runtime, for the runtime's own RSS. Under
+ * `--wrangler-dev` both workerd processes are reported (the entry proxy on the port and the
+ * runtime); their RSS keeps growing under load even for the trivial worker (see README).
  *
  * Visitor addresses: the worker rate-limits sign-in per CF-Connecting-IP, which on loopback
  * the client sets itself; each request takes one address from a fixed pool (so counters stay
@@ -56,12 +63,14 @@ function option(name, fallback) {
 }
 
 const DURATION_S = option("duration", 120);
-const WARMUP_S = option("warmup", 10);
+const WARMUP_S = option("warmup", 180);
 const CONCURRENCY = option("concurrency", 8);
 const PORT = option("port", 8795);
 const BUILD = !process.argv.includes("--no-build");
 const CONTROL = process.argv.includes("--control");
 const HEAP = !process.argv.includes("--no-heap");
+/** The runtime: one workerd process through Miniflare (default), or `wrangler dev` with its proxies. */
+const WRANGLER_DEV = process.argv.includes("--wrangler-dev");
 const INSPECTOR_PORT = PORT + 440;
 const USERS = 8;
 /** A request that takes longer than this counts as an error (timeout). */
@@ -93,10 +102,10 @@ function build() {
 }
 
 /**
- * A frozen copy of the site for `wrangler dev` to serve: the worker bundled as `wrangler deploy`
- * bundles it (--dry-run), the built assets, the same configuration, and a copy of the local
- * state of the repository (--persist-to). Builds and edits in the working tree during the run (another
- * terminal, other people) then cannot restart the server under the load.
+ * A frozen copy of the site to serve: the worker bundled as `wrangler deploy` bundles it
+ * (--dry-run), the built assets, the same configuration, and a copy of the local state of the
+ * repository. Builds and edits in the working tree during the run (another terminal, other
+ * people) then cannot change or restart the server under the load.
  */
 function snapshot() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yingshi-loadtest-"));
@@ -147,6 +156,54 @@ function startServer(cwd = root, extraArgs = []) {
   return { child, log };
 }
 
+/** The worker's name in wrangler.toml (the inspector names the isolate after it). */
+function workerName(dir) {
+  return /^name\s*=\s*"([^"]+)"/m.exec(fs.readFileSync(path.join(dir, "wrangler.toml"), "utf8"))?.[1] ?? "worker";
+}
+
+/**
+ * Serves the worker of `dir` (its wrangler.toml, main already bundled) in one workerd process
+ * through Miniflare, with the bindings wrangler derives from wrangler.toml (vars, assets, R2,
+ * D1) and the local state under `state` (a `--persist-to` directory).
+ */
+async function startMiniflare(dir, state) {
+  const { Miniflare } = await import("miniflare");
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(path.join(dir, "wrangler.toml"));
+  const script = path.resolve(dir, main ?? "worker.js");
+  const worker = workerName(dir);
+  const mf = new Miniflare({
+    ...workerOptions,
+    name: worker,
+    rootPath: dir,
+    modules: [{ type: "ESModule", path: script }],
+    modulesRoot: path.dirname(script),
+    host: "127.0.0.1",
+    port: PORT,
+    inspectorPort: HEAP ? INSPECTOR_PORT : undefined,
+    defaultPersistRoot: state ? path.join(state, "v3") : undefined,
+  });
+  await mf.ready;
+  const workerd = childWorkerd(process.pid);
+  if (!workerd) throw new Error("Miniflare started no workerd process");
+  return { mf, pid: workerd, worker };
+}
+
+/** The workerd process started by this process (Miniflare's). */
+function childWorkerd(parent) {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      if (stat.slice(stat.indexOf("(") + 1, close).startsWith("workerd") && Number(stat.slice(close + 2).split(" ")[1]) === parent) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
 async function waitForServer(child, log, probePath = "/robots.txt", timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -185,28 +242,68 @@ function isAlive(pid) {
 
 
 /**
- * The worker isolate's memory, sampled over the devtools protocol of `wrangler dev`
- * (Runtime.getHeapUsage): the JavaScript heap in use, the heap V8 has committed, and the
- * ArrayBuffer backing stores outside the heap (request and response bodies the site holds).
- * No forced GC is available there, so the floor of the samples is what shows a leak.
+ * The worker isolate's memory, sampled over the devtools protocol (Runtime.getHeapUsage): the
+ * JavaScript heap in use, the heap V8 has committed, and the ArrayBuffer backing stores outside
+ * the heap (request and response bodies the site holds). No forced GC is used, so the floor of
+ * the samples is what shows a leak.
  */
-async function heapSampler() {
-  const devtools = await connectDevtools(INSPECTOR_PORT);
+async function heapSampler(worker) {
+  const devtools = await connectDevtools(INSPECTOR_PORT, "127.0.0.1", await inspectorTarget(worker));
   if (!devtools) {
     console.warn("loadtest: no devtools connection; the JS heap will not be reported");
-    return { sample: async () => null, close() {} };
+    return { sample: async () => null, afterGc: async () => null, close() {} };
   }
+  const sample = async () => {
+    const usage = await devtools.call("Runtime.getHeapUsage");
+    if (!usage) return null;
+    const mib = (bytes) => (typeof bytes === "number" ? Math.round((bytes / 1048576) * 10) / 10 : null);
+    return { usedMiB: mib(usage.usedSize), totalMiB: mib(usage.totalSize), buffersMiB: mib(usage.backingStorageSize) };
+  };
   return {
-    async sample() {
-      const usage = await devtools.call("Runtime.getHeapUsage");
-      if (!usage) return null;
-      const mib = (bytes) => (typeof bytes === "number" ? Math.round((bytes / 1048576) * 10) / 10 : null);
-      return { usedMiB: mib(usage.usedSize), totalMiB: mib(usage.totalSize), buffersMiB: mib(usage.backingStorageSize) };
+    sample,
+    /** The heap after a full garbage collection (HeapProfiler.collectGarbage): what the worker really holds. */
+    async afterGc() {
+      const done = await devtools.call("HeapProfiler.collectGarbage", {}, 30_000);
+      return done === null ? null : sample();
     },
     close() {
       devtools.close();
     },
   };
+}
+
+/**
+ * The websocket path of the worker's isolate on the inspector port: "ws" under `wrangler dev`;
+ * under Miniflare the entry of /json named after the worker.
+ */
+async function inspectorTarget(worker) {
+  if (WRANGLER_DEV) return "ws";
+  try {
+    const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
+    const url = targets.map((t) => t.webSocketDebuggerUrl ?? "").find((u) => u.endsWith(`/${worker}`) || u.endsWith(`/core:user:${worker}`));
+    return url ? url.slice(url.lastIndexOf("/") + 1) : worker;
+  } catch {
+    return worker;
+  }
+}
+
+/** Floor, mean and peak of the RSS samples in a time window. */
+function rssWindow(samples, from, to) {
+  const values = samples.filter((s) => s.t >= from && s.t <= to && typeof s.rssMiB === "number").map((s) => s.rssMiB);
+  if (!values.length) return null;
+  return { minMiB: Math.min(...values), meanMiB: Math.round(values.reduce((a, b) => a + b, 0) / values.length), maxMiB: Math.max(...values) };
+}
+
+/** Least-squares slope of the RSS samples, in MiB per minute. */
+function rssSlope(samples) {
+  const points = samples.filter((s) => typeof s.rssMiB === "number");
+  if (points.length < 3) return null;
+  const n = points.length;
+  const mt = points.reduce((a, p) => a + p.t, 0) / n;
+  const mr = points.reduce((a, p) => a + p.rssMiB, 0) / n;
+  const cov = points.reduce((a, p) => a + (p.t - mt) * (p.rssMiB - mr), 0);
+  const varT = points.reduce((a, p) => a + (p.t - mt) ** 2, 0);
+  return Math.round((cov / varT) * 60 * 10) / 10;
 }
 
 /** Floor (min) and peak of one figure (usedMiB, totalMiB, buffersMiB) of the samples in a time window. */
@@ -388,10 +485,23 @@ function recorder(stats) {
 
 // ---- main ----------------------------------------------------------------------------------
 
-/** Starts `wrangler dev` in `cwd` and waits for it; finds its workerd processes. */
-async function serve(cwd, probePath, extraArgs = []) {
-  const { child, log } = startServer(cwd, extraArgs);
-  const server = { child, log, workerd: { entry: null, runtime: null } };
+/**
+ * Serves the worker of `cwd` with its local state (`state`, a --persist-to directory), through
+ * Miniflare or (--wrangler-dev) `wrangler dev`, and waits until it answers `probePath`.
+ * `server.workerd`: the runtime process that runs the worker, and wrangler dev's entry proxy.
+ */
+async function serve(cwd, probePath, state = null) {
+  if (!WRANGLER_DEV) {
+    const { mf, pid, worker } = await startMiniflare(cwd, state);
+    const server = { mf, worker, workerd: { entry: null, runtime: pid }, alive: () => isAlive(pid) };
+    servers.add(server);
+    const res = await fetch(`${BASE}${probePath}`);
+    await res.arrayBuffer();
+    if (res.status >= 500) throw new Error(`the site answered ${probePath} with ${res.status}`);
+    return server;
+  }
+  const { child, log } = startServer(cwd, state ? ["--persist-to", state] : []);
+  const server = { child, log, worker: null, workerd: { entry: null, runtime: null }, alive: () => child.exitCode === null };
   servers.add(server);
   await waitForServer(child, log, probePath);
   server.workerd = findWorkerd(child.pid, PORT);
@@ -400,7 +510,8 @@ async function serve(cwd, probePath, extraArgs = []) {
 
 async function shutdown(server) {
   servers.delete(server);
-  await stopServer(server.child, [server.workerd.entry, server.workerd.runtime]);
+  if (server.mf) await server.mf.dispose();
+  else await stopServer(server.child, [server.workerd.entry, server.workerd.runtime]);
 }
 
 /** Servers of this run, stopped on exit whatever happens. */
@@ -415,6 +526,7 @@ async function measured(server, seconds, load, heap) {
   let pid = server.workerd.runtime;
   const restarts = [];
   const current = () => {
+    if (!server.child) return pid;
     const now = findWorkerd(server.child.pid, PORT);
     if (now.runtime && now.runtime !== pid) {
       restarts.push({ t: Math.round((Date.now() - started) / 1000), from: pid, to: now.runtime });
@@ -423,6 +535,9 @@ async function measured(server, seconds, load, heap) {
     }
     return pid;
   };
+  // What the worker's isolate holds after a full GC, before the soak and after it: a leak in
+  // the site's code shows as a difference here, whatever the runtime around it does.
+  const gcBefore = heap ? await heap.afterGc() : null;
   const rssBefore = pid ? rssMiB(pid) : null;
   const entryBefore = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
   const started = Date.now();
@@ -448,8 +563,11 @@ async function measured(server, seconds, load, heap) {
   const rssAfter = endPid ? rssMiB(endPid) : null;
   const entryAfter = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
   const heapEnd = heap ? await heap.sample() : null;
+  const gcAfter = heap ? await heap.afterGc() : null;
   const window = Math.min(30, elapsed / 4);
   const comparable = restarts.length === 0 && rssBefore !== null && rssAfter !== null;
+  const first = comparable ? rssWindow(samples, 0, window) : null;
+  const last = comparable ? rssWindow(samples, elapsed - window, elapsed) : null;
   if (restarts.length) console.warn(`loadtest: wrangler dev restarted its runtime ${restarts.length}× (files changed under it); RSS before/after are not comparable`);
   return {
     elapsed,
@@ -459,8 +577,13 @@ async function measured(server, seconds, load, heap) {
       rssBeforeMiB: rssBefore,
       rssAfterMiB: rssAfter,
       rssGrowthMiB: comparable ? Math.round((rssAfter - rssBefore) * 10) / 10 : null,
+      rssFirstWindow: first,
+      rssLastWindow: last,
+      /** The soak's figure: mean RSS of the last window minus that of the first. */
+      rssMeanGrowthMiB: first && last ? last.meanMiB - first.meanMiB : null,
+      rssSlopeMiBPerMin: comparable ? rssSlope(samples) : null,
       rssSamples: samples,
-      entryProxy: { pid: server.workerd.entry, rssBeforeMiB: entryBefore, rssAfterMiB: entryAfter },
+      entryProxy: server.workerd.entry ? { pid: server.workerd.entry, rssBeforeMiB: entryBefore, rssAfterMiB: entryAfter } : null,
       jsHeap: heap
         ? {
             ...Object.fromEntries(
@@ -469,6 +592,7 @@ async function measured(server, seconds, load, heap) {
                 { firstWindow: heapWindow(heapSamples, 0, window, field), lastWindow: heapWindow(heapSamples, elapsed - window, elapsed, field), after: heapEnd?.[field] ?? null },
               ]),
             ),
+            afterFullGc: { before: gcBefore, after: gcAfter },
             samples: heapSamples,
           }
         : null,
@@ -484,15 +608,21 @@ function writeControlWorker() {
   return dir;
 }
 
+const signed = (x) => (x === null || x === undefined ? "?" : `${x >= 0 ? "+" : ""}${x}`);
+const band = (w) => (w ? `${w.minMiB}–${w.maxMiB} (mean ${w.meanMiB})` : "?");
+
 function printMemory(label, memory) {
-  console.log(`${label} workerd runtime RSS: ${memory.rssBeforeMiB} MiB before → ${memory.rssAfterMiB} MiB after (${memory.rssGrowthMiB >= 0 ? "+" : ""}${memory.rssGrowthMiB} MiB); every 5 s: ${memory.rssSamples.map((s) => s.rssMiB).join(", ")}`);
-  console.log(`${label} workerd entry proxy RSS: ${memory.entryProxy.rssBeforeMiB} MiB before → ${memory.entryProxy.rssAfterMiB} MiB after`);
+  console.log(`${label} workerd runtime RSS: ${memory.rssBeforeMiB} MiB before → ${memory.rssAfterMiB} MiB after (${signed(memory.rssGrowthMiB)} MiB); every 5 s: ${memory.rssSamples.map((s) => s.rssMiB).join(", ")}`);
+  console.log(`${label} workerd runtime RSS, first 30 s ${band(memory.rssFirstWindow)} MiB, last 30 s ${band(memory.rssLastWindow)} MiB: mean ${signed(memory.rssMeanGrowthMiB)} MiB, slope ${signed(memory.rssSlopeMiBPerMin)} MiB/min`);
+  if (memory.entryProxy) console.log(`${label} workerd entry proxy RSS: ${memory.entryProxy.rssBeforeMiB} MiB before → ${memory.entryProxy.rssAfterMiB} MiB after`);
   if (memory.jsHeap) {
     const names = { used: "JS heap in use", total: "JS heap committed", buffers: "ArrayBuffers (bodies)" };
     for (const [key, name] of Object.entries(names)) {
       const { firstWindow: a, lastWindow: b, after } = memory.jsHeap[key];
       console.log(`${label} worker isolate, ${name}: first ${a ? `${a.minMiB}–${a.maxMiB}` : "?"} MiB, last ${b ? `${b.minMiB}–${b.maxMiB}` : "?"} MiB, after ${after ?? "?"} MiB`);
     }
+    const { before, after } = memory.jsHeap.afterFullGc;
+    console.log(`${label} worker isolate after a full GC: JS heap in use ${before?.usedMiB ?? "?"} MiB before the soak → ${after?.usedMiB ?? "?"} MiB after (${before && after ? signed(Math.round((after.usedMiB - before.usedMiB) * 10) / 10) : "?"} MiB), ArrayBuffers ${before?.buffersMiB ?? "?"} → ${after?.buffersMiB ?? "?"} MiB`);
   }
 }
 
@@ -504,7 +634,7 @@ async function main() {
   }
   const site = snapshot();
   cleanups.push(() => fs.rmSync(site, { recursive: true, force: true }));
-  console.log(`loadtest: starting wrangler dev on ${BASE} (a snapshot of the build in ${site})`);
+  console.log(`loadtest: serving with ${WRANGLER_DEV ? "wrangler dev" : "Miniflare (one workerd process)"} on ${BASE} (a snapshot of the build in ${site})`);
   // A copy of the local state (media in R2, accounts in D1) with the account service's rate-limit
   // counters cleared: the sign-ups of earlier runs within the hour must not answer 429 here.
   const state = path.join(site, "state");
@@ -515,11 +645,11 @@ async function main() {
     { cwd: site, env: serverEnv, encoding: "utf8" },
   );
   if (clear.status !== 0) throw new Error(`clearing the rate limits of the state copy failed:\n${clear.stdout}\n${clear.stderr}`);
-  const server = await serve(site, "/robots.txt", ["--persist-to", state]);
-  console.log(`loadtest: workerd runtime PID ${server.workerd.runtime}, entry proxy PID ${server.workerd.entry}, worker bundled as ${serverEnv.NODE_ENV}`);
+  const server = await serve(site, "/robots.txt", state);
+  console.log(`loadtest: workerd runtime PID ${server.workerd.runtime}${server.workerd.entry ? `, entry proxy PID ${server.workerd.entry}` : ""}, worker bundled as ${serverEnv.NODE_ENV}`);
   // Connected before any load: wrangler's inspector proxy holds the isolate's messages until a
   // devtools client connects, and a client that connects late gets that whole backlog at once.
-  const heap = HEAP ? await heapSampler() : null;
+  const heap = HEAP ? await heapSampler(server.worker) : null;
 
   const users = [];
   for (let i = 0; i < USERS; i++) users.push(await signUp(i));
@@ -530,13 +660,18 @@ async function main() {
 
   console.log(`loadtest: warm-up ${WARMUP_S} s, then ${DURATION_S} s with ${CONCURRENCY} concurrent workers (mix ${JSON.stringify(MIX)})`);
   const warm = newStats();
+  const warmStarted = Date.now();
+  const warmRss = [];
+  const warmTimer = setInterval(() => warmRss.push({ t: Math.round((Date.now() - warmStarted) / 1000), rssMiB: rssMiB(server.workerd.runtime) }), 5000);
   await runLoad(WARMUP_S, shared, recorder(warm));
+  clearInterval(warmTimer);
+  if (warmRss.length) console.log(`loadtest: warm-up RSS every 5 s: ${warmRss.map((s) => s.rssMiB).join(", ")}`);
   await sleep(1000);
 
   const stats = newStats();
   shared.cache = {};
   const run = await measured(server, DURATION_S, (seconds) => runLoad(seconds, shared, recorder(stats)), heap);
-  const alive = server.child.exitCode === null;
+  const alive = server.alive();
   heap?.close();
   await shutdown(server);
 
@@ -559,7 +694,7 @@ async function main() {
           }),
         );
       };
-      await load(Math.min(WARMUP_S, 5));
+      await load(WARMUP_S);
       requests = 0;
       const measuredControl = await measured(controlServer, DURATION_S, load, null);
       await shutdown(controlServer);
@@ -598,7 +733,8 @@ async function main() {
     otherErrors: stats.otherErrors,
     problems: stats.problems,
     pageCache: shared.cache,
-    warmup: { requests: warm.latencies.all.length, fiveXX: warm.fiveXX, otherErrors: warm.otherErrors },
+    runtime: WRANGLER_DEV ? "wrangler dev" : "miniflare",
+    warmup: { requests: warm.latencies.all.length, fiveXX: warm.fiveXX, otherErrors: warm.otherErrors, rssSamples: warmRss },
     memory: run.memory,
     control,
     serverAliveAtEnd: alive,
