@@ -19,7 +19,7 @@
  *     (a request over 30 s is one), and memory before and after (below); writes
  *     bench-results/loadtest-<timestamp>.json; exits 1 on any 5xx or if the server died.
  *
- * Options: --duration <s> (120), --warmup <s> (180), --concurrency <n> (8), --port <n> (8795),
+ * Options: --duration <s> (120), --warmup <s> (600), --concurrency <n> (8), --port <n> (8795),
  *          --no-build (reuse dist/ and the prepared bindings), --only <kind> (one kind alone),
  *          --control (see Memory), --no-heap (no devtools connection), --wrangler-dev.
  *
@@ -45,7 +45,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectDevtools } from "./devtools.mjs";
-import { findWorkerd, rssMiB } from "./workerd-processes.mjs";
+import { heapWindow, rssSlope, rssWindow } from "./memory-figures.mjs";
+import { childWorkerd, findWorkerd, rssMiB } from "./workerd-processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -63,7 +64,7 @@ function option(name, fallback) {
 }
 
 const DURATION_S = option("duration", 120);
-const WARMUP_S = option("warmup", 180);
+const WARMUP_S = option("warmup", 600);
 const CONCURRENCY = option("concurrency", 8);
 const PORT = option("port", 8795);
 const BUILD = !process.argv.includes("--no-build");
@@ -189,21 +190,6 @@ async function startMiniflare(dir, state) {
   return { mf, pid: workerd, worker };
 }
 
-/** The workerd process started by this process (Miniflare's). */
-function childWorkerd(parent) {
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      if (stat.slice(stat.indexOf("(") + 1, close).startsWith("workerd") && Number(stat.slice(close + 2).split(" ")[1]) === parent) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return null;
-}
-
 async function waitForServer(child, log, probePath = "/robots.txt", timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -261,10 +247,16 @@ async function heapSampler(worker) {
   };
   return {
     sample,
-    /** The heap after a full garbage collection (HeapProfiler.collectGarbage): what the worker really holds. */
+    /**
+     * The heap after a full garbage collection: what the worker really holds. workerd runs a
+     * requested collection (HeapProfiler.collectGarbage, which it never answers) the next time
+     * the isolate runs, so one light request to the worker follows the call.
+     */
     async afterGc() {
-      const done = await devtools.call("HeapProfiler.collectGarbage", {}, 30_000);
-      return done === null ? null : sample();
+      await devtools.call("HeapProfiler.collectGarbage", {}, 200);
+      const res = await fetch(`${BASE}/api/auth/user`, { headers: { "CF-Connecting-IP": nextIp() } });
+      await res.arrayBuffer();
+      return sample();
     },
     close() {
       devtools.close();
@@ -285,31 +277,6 @@ async function inspectorTarget(worker) {
   } catch {
     return worker;
   }
-}
-
-/** Floor, mean and peak of the RSS samples in a time window. */
-function rssWindow(samples, from, to) {
-  const values = samples.filter((s) => s.t >= from && s.t <= to && typeof s.rssMiB === "number").map((s) => s.rssMiB);
-  if (!values.length) return null;
-  return { minMiB: Math.min(...values), meanMiB: Math.round(values.reduce((a, b) => a + b, 0) / values.length), maxMiB: Math.max(...values) };
-}
-
-/** Least-squares slope of the RSS samples, in MiB per minute. */
-function rssSlope(samples) {
-  const points = samples.filter((s) => typeof s.rssMiB === "number");
-  if (points.length < 3) return null;
-  const n = points.length;
-  const mt = points.reduce((a, p) => a + p.t, 0) / n;
-  const mr = points.reduce((a, p) => a + p.rssMiB, 0) / n;
-  const cov = points.reduce((a, p) => a + (p.t - mt) * (p.rssMiB - mr), 0);
-  const varT = points.reduce((a, p) => a + (p.t - mt) ** 2, 0);
-  return Math.round((cov / varT) * 60 * 10) / 10;
-}
-
-/** Floor (min) and peak of one figure (usedMiB, totalMiB, buffersMiB) of the samples in a time window. */
-function heapWindow(samples, from, to, field) {
-  const values = samples.filter((s) => s.t >= from && s.t <= to && typeof s[field] === "number").map((s) => s[field]);
-  return values.length ? { minMiB: Math.min(...values), maxMiB: Math.max(...values) } : null;
 }
 
 // ---- helpers -------------------------------------------------------------------------------
@@ -541,7 +508,7 @@ async function measured(server, seconds, load, heap) {
   const rssBefore = pid ? rssMiB(pid) : null;
   const entryBefore = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
   const started = Date.now();
-  const samples = [];
+  const samples = rssBefore === null ? [] : [{ t: 0, rssMiB: rssBefore }];
   const rssTimer = setInterval(() => {
     const p = current();
     samples.push({ t: Math.round((Date.now() - started) / 1000), rssMiB: p ? rssMiB(p) : null });
@@ -694,7 +661,8 @@ async function main() {
           }),
         );
       };
-      await load(WARMUP_S);
+      // A trivial worker's runtime settles within a minute or two (README).
+      await load(Math.min(WARMUP_S, 180));
       requests = 0;
       const measuredControl = await measured(controlServer, DURATION_S, load, null);
       await shutdown(controlServer);

@@ -1,5 +1,5 @@
 /**
- * The workerd processes of a `wrangler dev` and what /proc says about them: used by the load test
+ * The workerd processes of a `wrangler dev` (or of Miniflare) and what /proc says about them: used by the load test
  * (memory) and the benchmark (CPU time). Linux only.
  */
 import fs from "node:fs";
@@ -51,6 +51,12 @@ export function findWorkerd(rootPid, port) {
   const entry = found.find((pid) => cmdline(pid).includes(`entry=127.0.0.1:${port} `)) ?? null;
   const runtime = found.find((pid) => pid !== entry) ?? null;
   return { entry, runtime };
+}
+
+/** The workerd process that `parent` started itself (Miniflare's), or null. */
+export function childWorkerd(parent) {
+  for (const [pid, info] of processTable()) if (info.ppid === parent && info.comm.startsWith("workerd")) return pid;
+  return null;
 }
 
 /** Resident memory of a process in MiB (VmRSS), or null. */
