@@ -230,11 +230,13 @@ function isAlive(pid) {
 /**
  * The worker isolate's memory, sampled over the devtools protocol (Runtime.getHeapUsage): the
  * JavaScript heap in use, the heap V8 has committed, and the ArrayBuffer backing stores outside
- * the heap (request and response bodies the site holds). No forced GC is used, so the floor of
- * the samples is what shows a leak.
+ * the heap (request and response bodies the site holds); and, before and after the soak, the
+ * heap after a full garbage collection.
  */
 async function heapSampler(worker) {
-  const devtools = await connectDevtools(INSPECTOR_PORT, "127.0.0.1", await inspectorTarget(worker));
+  // The isolate's websocket path: wrangler's inspector proxy serves it at /ws; workerd's own
+  // inspector (Miniflare) names it after the worker.
+  const devtools = await connectDevtools(INSPECTOR_PORT, "127.0.0.1", WRANGLER_DEV ? "ws" : `core:user:${worker}`);
   if (!devtools) {
     console.warn("loadtest: no devtools connection; the JS heap will not be reported");
     return { sample: async () => null, afterGc: async () => null, close() {} };
@@ -262,21 +264,6 @@ async function heapSampler(worker) {
       devtools.close();
     },
   };
-}
-
-/**
- * The websocket path of the worker's isolate on the inspector port: "ws" under `wrangler dev`;
- * under Miniflare the entry of /json named after the worker.
- */
-async function inspectorTarget(worker) {
-  if (WRANGLER_DEV) return "ws";
-  try {
-    const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
-    const url = targets.map((t) => t.webSocketDebuggerUrl ?? "").find((u) => u.endsWith(`/${worker}`) || u.endsWith(`/core:user:${worker}`));
-    return url ? url.slice(url.lastIndexOf("/") + 1) : worker;
-  } catch {
-    return worker;
-  }
 }
 
 // ---- helpers -------------------------------------------------------------------------------
