@@ -157,11 +157,6 @@ function startServer(cwd = root, extraArgs = []) {
   return { child, log };
 }
 
-/** The worker's name in wrangler.toml (the inspector names the isolate after it). */
-function workerName(dir) {
-  return /^name\s*=\s*"([^"]+)"/m.exec(fs.readFileSync(path.join(dir, "wrangler.toml"), "utf8"))?.[1] ?? "worker";
-}
-
 /**
  * Serves the worker of `dir` (its wrangler.toml, main already bundled) in one workerd process
  * through Miniflare, with the bindings wrangler derives from wrangler.toml (vars, assets, R2,
@@ -169,10 +164,12 @@ function workerName(dir) {
  */
 async function startMiniflare(dir, state) {
   const { Miniflare } = await import("miniflare");
-  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
-  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(path.join(dir, "wrangler.toml"));
+  const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import("wrangler");
+  const config = unstable_readConfig({ config: path.join(dir, "wrangler.toml") });
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
   const script = path.resolve(dir, main ?? "worker.js");
-  const worker = workerName(dir);
+  // The inspector names the isolate after the worker (core:user:<name>).
+  const worker = config.name ?? "worker";
   const mf = new Miniflare({
     ...workerOptions,
     name: worker,
