@@ -1,0 +1,130 @@
+/**
+ * The adaptive-streaming URL contract (docs/streaming.md): what lives under `/stream/{n}/`
+ * for the title whose progressive file is `/{n}.mp4`, the R2 key of each file, and how each
+ * kind of file is typed and cached. The packer (scripts/media/) writes these names, the
+ * worker (worker/stream/) serves only names that match, and the player reads them.
+ *
+ *   /stream/{n}/master.m3u8                  master playlist                   short cache
+ *   /stream/{n}/{h}p.m3u8                    media playlist of one rendition   short cache
+ *   /stream/{n}/{h}p-{v}-init.mp4            CMAF init segment                 immutable
+ *   /stream/{n}/{h}p-{v}-{nnnnn}.m4s         CMAF media segment (5 digits)     immutable
+ *   /stream/{n}/subtitles-zh-CN.m3u8         subtitle media playlist           short cache
+ *   /stream/{n}/subtitles-zh-CN.vtt          zh-CN WebVTT subtitles            short cache
+ *   /stream/{n}/storyboard.vtt               seek-preview cues (#xywh=)        short cache
+ *   /stream/{n}/sb-{v}-{k}.jpg               storyboard sprite sheet k         immutable
+ *
+ * {h}: rendition height (3–4 digits, e.g. 270, 360, 720, 1080); {v}: 8 lower-case hex
+ * characters, a version that changes whenever the bytes behind a name would (the packer
+ * derives it from the source and the encoding settings), so immutable names never change
+ * meaning; {k}: sprite sheet index from 0. Nothing else under /stream/ exists.
+ */
+
+/** The media number of a title: `/{n}.mp4`, `/{n}.webp`, `/stream/{n}/…`. Same rule as the progressive files. */
+export const MEDIA_NUMBER = /^[1-9][0-9]{0,5}$/;
+
+export type StreamFileKind = "master" | "media-playlist" | "init" | "segment" | "subtitle-playlist" | "subtitles" | "storyboard" | "sprite";
+
+/** File-name patterns of each kind (the whole name, nothing before or after). */
+const FILE_PATTERNS: ReadonlyArray<readonly [StreamFileKind, RegExp]> = [
+  ["master", /^master\.m3u8$/],
+  ["media-playlist", /^[1-9][0-9]{2,3}p\.m3u8$/],
+  ["init", /^[1-9][0-9]{2,3}p-[0-9a-f]{8}-init\.mp4$/],
+  ["segment", /^[1-9][0-9]{2,3}p-[0-9a-f]{8}-[0-9]{5}\.m4s$/],
+  ["subtitle-playlist", /^subtitles-zh-CN\.m3u8$/],
+  ["subtitles", /^subtitles-zh-CN\.vtt$/],
+  ["storyboard", /^storyboard\.vtt$/],
+  ["sprite", /^sb-[0-9a-f]{8}-[0-9]{1,3}\.jpg$/],
+];
+
+/** Content-Type of each kind. */
+export const STREAM_CONTENT_TYPES: Readonly<Record<StreamFileKind, string>> = {
+  master: "application/vnd.apple.mpegurl",
+  "media-playlist": "application/vnd.apple.mpegurl",
+  "subtitle-playlist": "application/vnd.apple.mpegurl",
+  init: "video/mp4",
+  segment: "video/mp4",
+  subtitles: "text/vtt; charset=utf-8",
+  storyboard: "text/vtt; charset=utf-8",
+  sprite: "image/jpeg",
+};
+
+/** Versioned names never change meaning: cached for a year, never revalidated. */
+export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable, no-transform";
+/**
+ * Fixed names (playlists, subtitles, storyboard cues) change when a title is packed again:
+ * a minute in browsers, five at the edge, served stale while revalidating.
+ */
+export const SHORT_CACHE_CONTROL = "public, max-age=60, s-maxage=300, stale-while-revalidate=600, no-transform";
+
+const IMMUTABLE_KINDS: ReadonlySet<StreamFileKind> = new Set(["init", "segment", "sprite"]);
+
+export function isImmutable(kind: StreamFileKind): boolean {
+  return IMMUTABLE_KINDS.has(kind);
+}
+
+export function cacheControlFor(kind: StreamFileKind): string {
+  return isImmutable(kind) ? IMMUTABLE_CACHE_CONTROL : SHORT_CACHE_CONTROL;
+}
+
+/** The kind of a file name under /stream/{n}/, or null when no such file can exist. */
+export function streamFileKind(name: string): StreamFileKind | null {
+  for (const [kind, pattern] of FILE_PATTERNS) if (pattern.test(name)) return kind;
+  return null;
+}
+
+export interface StreamFile {
+  /** The media number as written in the URL. */
+  n: string;
+  name: string;
+  kind: StreamFileKind;
+  /** The object key in the MEDIA bucket: `stream/{n}/{name}`. */
+  key: string;
+}
+
+const STREAM_PATH = /^\/stream\/([^/]+)\/([^/]+)$/;
+
+/**
+ * Parses a raw (undecoded) URL path under /stream/. Only exact names from the contract
+ * match: no decoding, no dot segments, no sub-folders, no upper-case variants.
+ */
+export function parseStreamPath(pathname: string): StreamFile | null {
+  const match = STREAM_PATH.exec(pathname);
+  if (!match) return null;
+  const [, n, name] = match;
+  if (!MEDIA_NUMBER.test(n)) return null;
+  const kind = streamFileKind(name);
+  if (!kind) return null;
+  return { n, name, kind, key: streamKey(n, name) };
+}
+
+/** R2 key of a file of title n. */
+export function streamKey(n: number | string, name: string): string {
+  return `stream/${n}/${name}`;
+}
+
+/** URL path of a file of title n. */
+export function streamPath(n: number | string, name: string): string {
+  return `/stream/${n}/${name}`;
+}
+
+export const masterPlaylistPath = (n: number | string) => streamPath(n, "master.m3u8");
+export const storyboardPath = (n: number | string) => streamPath(n, "storyboard.vtt");
+export const subtitlesPath = (n: number | string) => streamPath(n, "subtitles-zh-CN.vtt");
+
+/** Names the packer writes (the rendition height h, version v, sequence, sheet). */
+export const streamNames = {
+  master: "master.m3u8",
+  mediaPlaylist: (h: number) => `${h}p.m3u8`,
+  init: (h: number, v: string) => `${h}p-${v}-init.mp4`,
+  segment: (h: number, v: string, seq: number) => `${h}p-${v}-${String(seq).padStart(5, "0")}.m4s`,
+  subtitlePlaylist: "subtitles-zh-CN.m3u8",
+  subtitles: "subtitles-zh-CN.vtt",
+  storyboard: "storyboard.vtt",
+  sprite: (v: string, k: number) => `sb-${v}-${k}.jpg`,
+} as const;
+
+/** The media number of a progressive path such as "/12.mp4", or null. */
+export function mediaNumberOf(videoFile: string): string | null {
+  const match = /^\/?([1-9][0-9]{0,5})\.mp4$/.exec(videoFile);
+  return match ? match[1] : null;
+}
