@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 /**
  * Prepares the local bindings that `wrangler dev` uses (persisted under
- * .wrangler/state/v3): generates the placeholder media when missing, seeds
- * them into the local R2 bucket, and applies the D1 migrations — all in this
- * one process, no cloud account needed.
+ * .wrangler/state/v3): packs the placeholder media when missing or stale
+ * (scripts/media/, TypeScript loaded through tsx), seeds them into the local
+ * R2 bucket, and applies the D1 migrations — all in this one process, no
+ * cloud account needed.
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateMedia } from "./generate-media.mjs";
-import { openLocalBindings, seedMedia } from "./seed-media.mjs";
+import { register } from "tsx/esm/api";
+
+register();
+const { prepareMedia } = await import("./media/prepare.ts");
+const { openLocalBindings } = await import("./media/seed.ts");
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -56,8 +60,7 @@ export async function applyLocalMigrations({ log = console.log } = {}) {
 }
 
 export async function prepareLocal({ log = console.log } = {}) {
-  await generateMedia({ log });
-  await seedMedia({ log });
+  await prepareMedia({ log });
   await applyLocalMigrations({ log });
 }
 

@@ -1,0 +1,136 @@
+/**
+ * Packs a real 4 s 360p placeholder clip with the real ffmpeg and checks what players and the
+ * worker will see: names of the contract, the ladder never above the source, the master lowest
+ * first with every attribute, CMAF segments behind EXT-X-MAP cut at the same times in every
+ * rendition, parseable subtitles and storyboard, a progressive MP4 with its index first.
+ */
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseStreamPath, streamNames } from "../../shared/stream/contract";
+import { parseMasterPlaylist, parseMediaPlaylist, type MasterPlaylist } from "../../shared/stream/hls";
+import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
+import { parseVtt } from "../../shared/stream/webvtt";
+import { childBoxes, firstVideoTime } from "../../scripts/media/mp4-boxes";
+import { pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
+import { placeholderSource } from "../../scripts/media/placeholder";
+
+const SECONDS = 4;
+let dir: string;
+let out: string;
+let result: PackResult;
+let master: MasterPlaylist;
+const source = placeholderSource(7, { seconds: SECONDS, height: 360, fps: 25 });
+const options = () => ({ outDir: out, subtitleLines: ["「测试」", "第一句，", "第二句。"] });
+const read = (name: string) => readFile(path.join(out, "stream", name));
+const text = async (name: string) => (await read(name)).toString("utf8");
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "pack-test-"));
+  out = path.join(dir, "7");
+  result = await pack(source, options());
+  master = parseMasterPlaylist(await text(streamNames.master));
+}, 60_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("packing a 4 s 360p clip", () => {
+  it("writes only names of the stream contract, and nothing half-written next to the pack", async () => {
+    const names = await readdir(path.join(out, "stream"));
+    for (const name of names) expect(parseStreamPath(`/stream/7/${name}`), name).not.toBeNull();
+    expect(names).toContain("master.m3u8");
+    expect(names).toContain("subtitles-zh-CN.vtt");
+    expect(names).toContain("storyboard.vtt");
+    expect((await readdir(dir)).sort()).toEqual(["7"]);
+    expect((await readdir(out)).sort()).toEqual(["cover.webp", "pack.json", "progressive.mp4", "stream"]);
+  });
+
+  it("never upscales: a 360p source gets 270p and 360p, listed lowest bandwidth first with every attribute", () => {
+    expect(master.variants.map((v) => v.height).sort()).toEqual([270, 360]);
+    const bandwidths = master.variants.map((v) => v.bandwidth);
+    expect(bandwidths).toEqual([...bandwidths].sort((a, b) => a - b));
+    for (const v of master.variants) {
+      expect(v.height).toBeLessThanOrEqual(360);
+      expect(v.width).toBe((v.height * 16) / 9);
+      expect(v.bandwidth).toBeGreaterThan(0);
+      expect(v.averageBandwidth).toBeGreaterThan(0);
+      expect(v.averageBandwidth!).toBeLessThanOrEqual(v.bandwidth * 1.1);
+      expect(v.codecs).toEqual(["avc1.4d401e", "mp4a.40.2"]); // Main profile, level 3.0 as encoded
+      expect(v.frameRate).toBe(25);
+      expect(v.subtitles).toBe("subs");
+      expect(v.uri).toBe(`${v.height}p.m3u8`);
+    }
+    expect(master.subtitles).toEqual([{ groupId: "subs", name: "中文", language: "zh-CN", isDefault: false, autoselect: true, uri: "subtitles-zh-CN.m3u8" }]);
+  });
+
+  it("cuts CMAF segments behind EXT-X-MAP at the same times in every rendition", async () => {
+    const cuts: number[][] = [];
+    for (const v of master.variants) {
+      const playlist = parseMediaPlaylist(await text(v.uri));
+      expect(playlist).toMatchObject({ version: 7, playlistType: "VOD", independentSegments: true, endList: true, targetDuration: 2 });
+      expect(parseStreamPath(`/stream/7/${playlist.map}`)?.kind).toBe("init");
+      const init = await read(playlist.map!);
+      expect(childBoxes(init).map((b) => b.type)).toEqual(["ftyp", "moov"]);
+      for (const seg of playlist.segments) {
+        expect(parseStreamPath(`/stream/7/${seg.uri}`)?.kind).toBe("segment");
+        const bytes = await read(seg.uri);
+        expect(childBoxes(bytes).map((b) => b.type)).toContain("moof");
+        // Each segment opens on a keyframe at its own start time: 0, 2 s, ….
+        const i = playlist.segments.indexOf(seg);
+        expect(firstVideoTime(init, bytes)).toBeCloseTo(2 * i + firstVideoTime(init, await read(playlist.segments[0].uri)), 2);
+        // Never above the advertised peak.
+        expect((bytes.length * 8) / seg.duration).toBeLessThanOrEqual(v.bandwidth);
+      }
+      cuts.push(playlist.segments.map((s) => s.duration));
+    }
+    expect(cuts[0]).toEqual([2, 2]);
+    for (const c of cuts) expect(c).toEqual(cuts[0]);
+  });
+
+  it("writes zh-CN subtitles aligned with the media and their one-segment playlist", async () => {
+    const vtt = parseVtt(await text(streamNames.subtitles));
+    expect(vtt.header[0]).toMatch(/^X-TIMESTAMP-MAP=MPEGTS:[0-9]+,LOCAL:00:00:00\.000$/);
+    expect(vtt.cues.map((c) => c.text)).toEqual(["「测试」"]);
+    const playlist = parseMediaPlaylist(await text(streamNames.subtitlePlaylist));
+    expect(playlist.segments).toEqual([{ duration: SECONDS, uri: "subtitles-zh-CN.vtt" }]);
+  });
+
+  it("writes the storyboard: cues every 2 s pointing into a JPEG sheet", async () => {
+    const cues = parseStoryboardVtt(await text(streamNames.storyboard));
+    expect(cues.map((c) => [c.start, c.x, c.y, c.w, c.h])).toEqual([
+      [0, 0, 0, 160, 90],
+      [2, 160, 0, 160, 90],
+    ]);
+    expect(storyboardCueAt(cues, 3.9)?.x).toBe(160);
+    const sheet = await read(cues[0].url);
+    expect(parseStreamPath(`/stream/7/${cues[0].url}`)?.kind).toBe("sprite");
+    expect([sheet[0], sheet[1], sheet[2]]).toEqual([0xff, 0xd8, 0xff]);
+  });
+
+  it("writes a progressive MP4 with the index first, and a WebP cover", async () => {
+    const mp4 = await readFile(path.join(out, "progressive.mp4"));
+    const types = childBoxes(mp4).map((b) => b.type);
+    expect(types[0]).toBe("ftyp");
+    expect(types.indexOf("moov")).toBeGreaterThan(0);
+    expect(types.indexOf("moov")).toBeLessThan(types.indexOf("mdat")); // +faststart
+    expect(types).not.toContain("moof"); // a plain MP4, not fragmented
+    const webp = await readFile(path.join(out, "cover.webp"));
+    expect(webp.subarray(0, 4).toString("latin1")).toBe("RIFF");
+    expect(webp.subarray(8, 12).toString("latin1")).toBe("WEBP");
+    expect(result.progressive.height).toBe(360);
+  });
+
+  it("keeps an unchanged pack and re-packs when a setting changes", async () => {
+    const again = await packIfNeeded(source, options());
+    expect(again.packed).toBe(false);
+    expect(again.result.key).toBe(result.key);
+    const other = placeholderSource(7, { seconds: SECONDS, height: 270, fps: 25 });
+    const changed = await packIfNeeded(other, options());
+    expect(changed.packed).toBe(true);
+    expect(changed.result.renditions.map((r) => r.height)).toEqual([270]);
+    expect(changed.result.renditions[0].version).not.toBe(result.renditions[0].version);
+  }, 60_000);
+});
