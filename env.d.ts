@@ -37,3 +37,9 @@ declare module "virtual:client-assets" {
   };
   export default assets;
 }
+
+/** hls.js's light build (package export "hls.js/light"): the same API as the full build. */
+declare module "hls.js/light" {
+  import Hls from "hls.js";
+  export default Hls;
+}

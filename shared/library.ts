@@ -31,15 +31,27 @@ export interface Library {
   history: HistoryEntry[];
 }
 
+/** 清晰度 choice: automatic (adaptive) or a rendition height such as 720. */
+export type QualityChoice = "auto" | number;
+
 export interface PlayerPrefs {
   /** 0..1 */
   volume: number;
   muted: boolean;
   /** One of PLAYBACK_RATES. */
   rate: number;
+  /** The 清晰度 last chosen; a height that a title lacks falls back to the nearest lower rendition. */
+  quality: QualityChoice;
+  /** 字幕 shown. */
+  subtitles: boolean;
 }
 
-export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: 0.8, muted: false, rate: 1 });
+export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false });
+
+/** A stored 清晰度: "auto" or a plausible rendition height (144–4320). */
+export function parseQuality(raw: unknown): QualityChoice {
+  return typeof raw === "number" && Number.isInteger(raw) && raw >= 144 && raw <= 4320 ? raw : "auto";
+}
 
 export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] });
 
@@ -115,6 +127,8 @@ export function parsePrefs(raw: unknown): PlayerPrefs {
     volume: isNumber(o.volume) ? Math.min(1, Math.max(0, o.volume)) : DEFAULT_PREFS.volume,
     muted: typeof o.muted === "boolean" ? o.muted : DEFAULT_PREFS.muted,
     rate: isNumber(o.rate) && o.rate > 0 ? nearestRate(o.rate) : DEFAULT_PREFS.rate,
+    quality: parseQuality(o.quality),
+    subtitles: typeof o.subtitles === "boolean" ? o.subtitles : DEFAULT_PREFS.subtitles,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Video } from "../catalogue/types";
 import { useLibrary } from "../library";
 import { useRootData } from "../root-data";
-import { Icon } from "./player/icons";
+import { Icon } from "../player/icons";
 
 /**
  * Shares a video: the browser's share sheet when there is one, otherwise the

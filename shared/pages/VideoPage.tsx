@@ -10,7 +10,7 @@ import { useRootData } from "../root-data";
 import type { SiteConfig } from "../site-config";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { VideoActions } from "../components/VideoActions";
-import { VideoPlayer } from "../components/player/VideoPlayer";
+import { VideoPlayer } from "../player/VideoPlayer";
 
 /** schema.org VideoObject with absolute URLs (spec §9, structured data). */
 export function videoStructuredData(video: Video, data: VideoData, config: SiteConfig) {

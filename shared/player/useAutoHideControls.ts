@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-
-/** Controls hide this long after the last mouse movement while playing (spec §9). */
-export const CONTROLS_HIDE_MS = 3000;
+import { playerConfig } from "./config";
 
 /**
  * Shown/hidden state of the player's controls: `show()` (mouse movement,
@@ -9,7 +7,7 @@ export const CONTROLS_HIDE_MS = 3000;
  * after `delay`; `hide()` (mouse leaving) hides them at once while playing.
  * Paused, they stay shown.
  */
-export function useAutoHideControls(playing: boolean, delay = CONTROLS_HIDE_MS) {
+export function useAutoHideControls(playing: boolean, delay: number = playerConfig.hideDelayMs) {
   const [visible, setVisible] = useState(true);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const playingRef = useRef(playing);

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 
-export type PlayerCommand = "toggle" | "back" | "forward" | "volumeUp" | "volumeDown" | "fullscreen" | "mute";
+export type PlayerCommand = "toggle" | "back" | "forward" | "volumeUp" | "volumeDown" | "fullscreen" | "mute" | "subtitles";
 
 const KEYS: Readonly<Record<string, PlayerCommand>> = {
   " ": "toggle",
@@ -11,6 +11,7 @@ const KEYS: Readonly<Record<string, PlayerCommand>> = {
   arrowdown: "volumeDown",
   f: "fullscreen",
   m: "mute",
+  c: "subtitles",
 };
 
 /** Input types that take no typed text: shortcuts still work while they have focus. */
@@ -31,15 +32,15 @@ export function commandFor(event: KeyboardEvent): PlayerCommand | null {
   const target = event.target;
   if (isTypingTarget(target)) return null;
   // A focused slider moves with the arrow keys itself; a focused button or link is activated by Space.
-  if (command !== "toggle" && command !== "fullscreen" && command !== "mute" && target instanceof HTMLInputElement && target.type === "range") return null;
+  if (command !== "toggle" && command !== "fullscreen" && command !== "mute" && command !== "subtitles" && target instanceof HTMLInputElement && target.type === "range") return null;
   if (event.key === " " && target instanceof Element && target.closest("button, a, summary, [role=button], input, label")) {
     return target instanceof HTMLInputElement && target.type === "range" ? command : null;
   }
-  if (event.repeat && (command === "toggle" || command === "fullscreen" || command === "mute")) return null;
+  if (event.repeat && (command === "toggle" || command === "fullscreen" || command === "mute" || command === "subtitles")) return null;
   return command;
 }
 
-/** Page-wide player shortcuts (Space/K, ←/→, ↑/↓, F, M); the page does not scroll for the keys it uses. */
+/** Page-wide player shortcuts (Space/K, ←/→, ↑/↓, F, M, C); the page does not scroll for the keys it uses. */
 export function usePlayerKeyboard(onCommand: (command: PlayerCommand) => void): void {
   const latest = useRef(onCommand);
   useEffect(() => {

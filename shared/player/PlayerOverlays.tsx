@@ -1,0 +1,67 @@
+import { formatTime } from "../format";
+import { Icon } from "./icons";
+import type { GestureHint } from "./useTouchGestures";
+
+/** The round play sign in the middle while paused (decorative: the bar has the real button). */
+export function BigPlay() {
+  return (
+    <div className="player-big-play" aria-hidden="true">
+      <Icon name="play" size={40} />
+    </div>
+  );
+}
+
+/** Shown while playback waits for data. */
+export function Spinner() {
+  return <div className="player-spinner" role="status" aria-label="正在缓冲" />;
+}
+
+/** The subtitle lines active now (drawn by the player so they fit phones and fullscreen). */
+export function SubtitleText({ text }: { text: string }) {
+  if (!text) return null;
+  return (
+    <div className="player-subtitle" aria-live="off">
+      {text.split("\n").map((line, i) => (
+        <span key={i}>{line}</span>
+      ))}
+    </div>
+  );
+}
+
+/** 快进 10 秒 / 快退 10 秒 / 2× 倍速播放中 after a touch gesture. */
+export function GestureHintView({ hint }: { hint: GestureHint | null }) {
+  if (!hint) return null;
+  return (
+    <div key={hint.id} className={`player-hint player-hint-${hint.side}`} role="status">
+      {hint.text}
+    </div>
+  );
+}
+
+export function UnmutePrompt({ onUnmute }: { onUnmute(): void }) {
+  return (
+    <button type="button" className="player-prompt player-unmute" onClick={onUnmute}>
+      <Icon name="muted" size={20} />
+      点击开启声音
+    </button>
+  );
+}
+
+export function ResumePrompt({ at, onResume }: { at: number; onResume(): void }) {
+  return (
+    <button type="button" className="player-prompt player-resume" onClick={onResume}>
+      {`从 ${formatTime(at)} 继续播放`}
+    </button>
+  );
+}
+
+export function PlaybackError({ onRetry }: { onRetry(): void }) {
+  return (
+    <div className="player-error" role="alert">
+      <p>视频加载失败，请稍后重试</p>
+      <button type="button" className="button button-primary" onClick={onRetry}>
+        重试
+      </button>
+    </div>
+  );
+}

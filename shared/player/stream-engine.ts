@@ -1,0 +1,221 @@
+import type HlsType from "hls.js";
+import type { ErrorData, HlsConfig, Level as HlsLevel, LevelSwitchedData } from "hls.js";
+import type { QualityChoice } from "../library";
+import { parseMasterPlaylist } from "../stream/hls";
+import { playerConfig } from "./config";
+import { levelForChoice, nearestHeight, startLevelIndex, type Level } from "./quality";
+
+/**
+ * How a title's stream reaches the <video> element (docs/decisions/0020-hls-playback.md):
+ * - "native": the browser plays HLS itself (Safari, iOS, and Chromium builds that answer
+ *   canPlayType("application/vnd.apple.mpegurl")). The master playlist is the element's
+ *   <source>, so the browser starts loading it before the page is hydrated; a manual 清晰度 plays
+ *   that rendition's media playlist.
+ * - "hlsjs": Media Source Extensions with hls.js, loaded on demand (never in the page's bundle).
+ * - "progressive": neither: the progressive MP4.
+ */
+export type EngineKind = "native" | "hlsjs" | "progressive";
+
+export interface EngineCapabilities {
+  /** canPlayType("application/vnd.apple.mpegurl") answered non-empty. */
+  nativeHls: boolean;
+  /** MediaSource (or Safari's ManagedMediaSource) exists. */
+  mse: boolean;
+}
+
+/** `?engine=native|hlsjs|progressive` on the page URL forces a path (benchmark and tests). */
+export function chooseEngine(caps: EngineCapabilities, forced?: string | null): EngineKind {
+  if (forced === "native" && caps.nativeHls) return "native";
+  if (forced === "hlsjs" && caps.mse) return "hlsjs";
+  if (forced === "progressive") return "progressive";
+  if (caps.nativeHls) return "native";
+  if (caps.mse) return "hlsjs";
+  return "progressive";
+}
+
+export const HLS_MIME = "application/vnd.apple.mpegurl";
+
+/** What the browser can do (call in the browser only). */
+export function browserCapabilities(): EngineCapabilities {
+  const probe = document.createElement("video");
+  const w = window as unknown as { MediaSource?: unknown; ManagedMediaSource?: unknown };
+  return { nativeHls: probe.canPlayType(HLS_MIME) !== "", mse: typeof w.MediaSource === "function" || typeof w.ManagedMediaSource === "function" };
+}
+
+/** The engine this page uses (capabilities + the ?engine= override). Browser only. */
+export function pageEngine(): EngineKind {
+  return chooseEngine(browserCapabilities(), new URLSearchParams(location.search).get("engine"));
+}
+
+let hlsModule: Promise<typeof HlsType> | null = null;
+
+/** hls.js (the light build: no EME, no alternate audio; subtitles are rendered by the player). Loaded once. */
+export function loadHls(): Promise<typeof HlsType> {
+  hlsModule ??= import("hls.js/light").then((m) => (m as unknown as { default: typeof HlsType }).default);
+  return hlsModule;
+}
+
+export interface EngineEvents {
+  /** The renditions (lowest first) once the master playlist is read. */
+  onLevels(levels: Level[]): void;
+  /** The height now playing (null while unknown). */
+  onHeight(height: number | null): void;
+  /** The stream failed for good: the player falls back to the progressive file. */
+  onFatal(reason: string): void;
+}
+
+export interface StreamEngine {
+  readonly kind: EngineKind;
+  setQuality(choice: QualityChoice): void;
+  /** Called once playback has started: lengthen the forward buffer. */
+  playing(): void;
+  destroy(): void;
+}
+
+/** The browser's own estimate of the link (Chromium: navigator.connection.downlink, Mbit/s), in bits/s. */
+function bandwidthEstimate(): number | null {
+  const downlink = (navigator as Navigator & { connection?: { downlink?: number } }).connection?.downlink;
+  return typeof downlink === "number" && downlink > 0 ? downlink * 1_000_000 : null;
+}
+
+function sortedLevels(levels: Level[]): Level[] {
+  return [...levels].sort((a, b) => a.height - b.height || a.bandwidth - b.bandwidth);
+}
+
+/** Plays from `time` once the new source has metadata (a source switch keeps the position). */
+function resumeAt(video: HTMLVideoElement, time: number, play: boolean): void {
+  const go = () => {
+    if (time > 0) video.currentTime = time;
+    if (play) video.play().catch(() => {});
+  };
+  video.addEventListener("loadedmetadata", go, { once: true });
+}
+
+/** Swaps the element's source and keeps the position and play state. */
+export function switchSource(video: HTMLVideoElement, url: string): void {
+  const time = video.currentTime;
+  const play = !video.paused;
+  video.src = url;
+  video.load();
+  resumeAt(video, time, play);
+}
+
+async function fetchLevels(master: string): Promise<Level[]> {
+  const res = await fetch(master);
+  if (!res.ok) throw new Error(`master playlist ${res.status}`);
+  const base = new URL(master, location.href);
+  return sortedLevels(
+    parseMasterPlaylist(await res.text()).variants.map((v) => ({ height: v.height, bandwidth: v.bandwidth, url: new URL(v.uri, base).pathname })),
+  );
+}
+
+/** Native HLS: the element already has the master playlist as its <source>. */
+function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents): StreamEngine {
+  let levels: Level[] = [];
+  let destroyed = false;
+  const report = () => events.onHeight(nearestHeight(levels, video.videoHeight));
+  const apply = (c: QualityChoice) => {
+    const level = levelForChoice(levels, c);
+    const target = level ? level.url : master;
+    if (new URL(video.currentSrc || master, location.href).pathname === target) return;
+    switchSource(video, target);
+  };
+  video.addEventListener("resize", report);
+  fetchLevels(master)
+    .then((l) => {
+      if (destroyed) return;
+      levels = l;
+      events.onLevels(levels);
+      if (choice !== "auto") apply(choice);
+      report();
+    })
+    .catch((error: unknown) => events.onFatal(String(error)));
+  return {
+    kind: "native",
+    setQuality: (c) => {
+      choice = c;
+      apply(c);
+    },
+    playing: () => {},
+    destroy: () => {
+      destroyed = true;
+      video.removeEventListener("resize", report);
+    },
+  };
+}
+
+/** hls.js over Media Source Extensions. */
+function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents): StreamEngine {
+  let hls: HlsType | null = null;
+  let destroyed = false;
+  let levels: Level[] = [];
+  let recoveredMedia = false;
+  const indexOf = (level: Level | null) => (level ? (hls?.levels.findIndex((l) => l.height === level.height && l.bitrate === level.bandwidth) ?? -1) : -1);
+  const apply = (c: QualityChoice) => {
+    if (!hls) return;
+    const index = indexOf(levelForChoice(levels, c));
+    hls.currentLevel = index; // -1: automatic
+  };
+  const cfg = playerConfig.hls;
+  void loadHls().then((Hls) => {
+    if (destroyed) return;
+    if (!Hls.isSupported()) return events.onFatal("hls.js is not supported here");
+    const estimate = bandwidthEstimate();
+    const config: Partial<HlsConfig> = {
+      enableWorker: false, // fMP4 needs no transmuxing; the CSP allows no blob: workers
+      maxBufferLength: cfg.startBufferSeconds,
+      maxMaxBufferLength: cfg.maxBufferSeconds,
+      backBufferLength: cfg.backBufferSeconds,
+      abrEwmaDefaultEstimate: estimate ?? cfg.defaultEstimateBps,
+      capLevelToPlayerSize: true,
+      startFragPrefetch: true,
+    };
+    const h = new Hls(config);
+    hls = h;
+    h.on(Hls.Events.MANIFEST_PARSED, () => {
+      levels = sortedLevels(h.levels.map((l: HlsLevel) => ({ height: l.height, bandwidth: l.bitrate, url: l.url[0] ?? "" })));
+      events.onLevels(levels);
+      const chosen = levelForChoice(levels, choice);
+      if (chosen) {
+        h.currentLevel = indexOf(chosen);
+      } else {
+        const sorted = h.levels.map((l, i) => ({ bandwidth: l.bitrate, i })).sort((a, b) => a.bandwidth - b.bandwidth);
+        h.startLevel = sorted[startLevelIndex(sorted, estimate ?? cfg.defaultEstimateBps, cfg.startBandwidthShare)].i;
+      }
+    });
+    h.on(Hls.Events.LEVEL_SWITCHED, (_e, data: LevelSwitchedData) => events.onHeight(h.levels[data.level]?.height ?? null));
+    h.on(Hls.Events.ERROR, (_e, data: ErrorData) => {
+      if (!data.fatal) return;
+      if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
+        recoveredMedia = true;
+        h.recoverMediaError();
+        return;
+      }
+      events.onFatal(`${data.type}: ${data.details}`);
+    });
+    h.loadSource(master);
+    h.attachMedia(video);
+  });
+  return {
+    kind: "hlsjs",
+    setQuality: (c) => {
+      choice = c;
+      apply(c);
+    },
+    playing: () => {
+      if (hls) hls.config.maxBufferLength = cfg.playingBufferSeconds;
+    },
+    destroy: () => {
+      destroyed = true;
+      hls?.destroy();
+      hls = null;
+    },
+  };
+}
+
+/** Starts the stream of `master` on `video` with the given engine. */
+export function startEngine(kind: EngineKind, video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents): StreamEngine {
+  if (kind === "native") return nativeEngine(video, master, choice, events);
+  if (kind === "hlsjs") return hlsjsEngine(video, master, choice, events);
+  return { kind, setQuality: () => {}, playing: () => {}, destroy: () => {} };
+}

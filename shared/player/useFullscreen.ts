@@ -1,0 +1,41 @@
+import { useCallback, useEffect, useState, type RefObject } from "react";
+
+type OrientationLock = ScreenOrientation & { lock?: (o: "landscape") => Promise<void>; unlock?: () => void };
+
+/** Whether the page runs on a touch-first device (a phone or tablet). */
+function touchFirst(): boolean {
+  return window.matchMedia?.("(pointer: coarse)").matches ?? false;
+}
+
+/**
+ * Fullscreen of the player box (controls, subtitles and hints stay on top); iPhone Safari can
+ * only put the <video> itself in fullscreen. On phones the screen turns to landscape where the
+ * Screen Orientation API allows it, and is released on the way out.
+ */
+export function useFullscreen(boxRef: RefObject<HTMLElement | null>, videoRef: RefObject<HTMLVideoElement | null>) {
+  const [fullscreen, setFullscreen] = useState(false);
+
+  useEffect(() => {
+    const onChange = () => {
+      const on = document.fullscreenElement !== null && document.fullscreenElement === boxRef.current;
+      setFullscreen(on);
+      const orientation = screen.orientation as OrientationLock | undefined;
+      if (!touchFirst() || !orientation) return;
+      if (on) orientation.lock?.("landscape").catch(() => {});
+      else orientation.unlock?.();
+    };
+    document.addEventListener("fullscreenchange", onChange);
+    return () => document.removeEventListener("fullscreenchange", onChange);
+  }, [boxRef]);
+
+  const toggle = useCallback(() => {
+    const box = boxRef.current;
+    const video = videoRef.current as (HTMLVideoElement & { webkitEnterFullscreen?: () => void }) | null;
+    if (!box || !video) return;
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
+    else if (document.fullscreenEnabled) box.requestFullscreen().catch((error: unknown) => console.warn("无法进入全屏", error));
+    else video.webkitEnterFullscreen?.(); // iPhone Safari: only the video itself goes full screen
+  }, [boxRef, videoRef]);
+
+  return { fullscreen, toggle };
+}

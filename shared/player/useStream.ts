@@ -1,0 +1,82 @@
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import type { QualityChoice } from "../library";
+import type { Level } from "./quality";
+import { pageEngine, startEngine, switchSource, type EngineKind, type StreamEngine } from "./stream-engine";
+
+export interface StreamState {
+  /** Engine in use; null before hydration. */
+  kind: EngineKind | null;
+  /** Renditions, lowest first (empty for the progressive file). */
+  levels: Level[];
+  /** Height now playing, when known. */
+  height: number | null;
+  setQuality(choice: QualityChoice): void;
+  /** Call when the element reports an error: true when the player fell back to the MP4 (the error is handled). */
+  fallBack(reason: string): boolean;
+  /** Call once playback runs. */
+  playing(): void;
+}
+
+/**
+ * The title's adaptive stream on the <video> element: picks the engine once mounted, reports the
+ * renditions and the height in use, and falls back to the progressive MP4 (keeping the position)
+ * when the stream fails — before the player's own error handling (another video) applies.
+ */
+export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: string, mp4: string, initialChoice: () => QualityChoice): StreamState {
+  const [kind, setKind] = useState<EngineKind | null>(null);
+  const [levels, setLevels] = useState<Level[]>([]);
+  const [height, setHeight] = useState<number | null>(null);
+  const engine = useRef<StreamEngine | null>(null);
+  const fellBack = useRef(false);
+
+  const fallBack = useCallback(
+    (reason: string) => {
+      const video = videoRef.current;
+      if (fellBack.current || !video) return false;
+      fellBack.current = true;
+      console.warn(`自适应码流播放失败，改用 MP4：${reason}`);
+      engine.current?.destroy();
+      engine.current = null;
+      setLevels([]);
+      setHeight(null);
+      setKind("progressive");
+      switchSource(video, mp4);
+      return true;
+    },
+    [videoRef, mp4],
+  );
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const chosen = pageEngine();
+    setKind(chosen);
+    if (chosen === "progressive") {
+      fellBack.current = true;
+      switchSource(video, mp4);
+      return;
+    }
+    // A <source> that fails to load (no playlist, unplayable) fires its error on the <source> element.
+    const onSourceError = (event: Event) => {
+      if (event.target instanceof HTMLSourceElement) fallBack("播放列表无法加载");
+    };
+    video.addEventListener("error", onSourceError, true);
+    engine.current = startEngine(chosen, video, master, initialChoice(), { onLevels: setLevels, onHeight: setHeight, onFatal: fallBack });
+    return () => {
+      video.removeEventListener("error", onSourceError, true);
+      engine.current?.destroy();
+      engine.current = null;
+    };
+    // Once per player (the page gives every title a fresh player with key={id}); initialChoice is read once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [videoRef, master, mp4, fallBack]);
+
+  return {
+    kind,
+    levels,
+    height,
+    setQuality: useCallback((choice: QualityChoice) => engine.current?.setQuality(choice), []),
+    fallBack,
+    playing: useCallback(() => engine.current?.playing(), []),
+  };
+}

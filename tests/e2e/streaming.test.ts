@@ -1,0 +1,303 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatTime } from "../../shared/format";
+import { levelLabel } from "../../shared/player/quality";
+import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls";
+import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
+import { DESKTOP, PHONE, baseURL, launchBrowser, newPage, screenshot, waitForHydration, type ConsoleLog } from "./browser";
+
+/**
+ * Adaptive streaming in the player (docs/streaming.md): HLS through both engines (the browser's
+ * own and hls.js), the 清晰度 menu, seek previews, subtitles, touch gestures and the fallback to
+ * the progressive MP4 — in Chromium against `wrangler dev` with the packed placeholder media.
+ */
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const N = 1;
+const PAGE = "/video/video_001";
+const PLAYER = "video.player-video";
+
+const media = <T>(page: Page, fn: (v: HTMLVideoElement) => T): Promise<T> => page.$eval(PLAYER, fn as (v: Element) => T);
+
+async function open(context: BrowserContext, path: string): Promise<{ page: Page; log: ConsoleLog }> {
+  const { page, log } = await newPage(context);
+  await page.goto(baseURL() + path);
+  await waitForHydration(page);
+  return { page, log };
+}
+
+async function waitPlaying(page: Page, after = 0.2): Promise<void> {
+  await page.waitForFunction(
+    ({ sel, after }) => {
+      const v = document.querySelector<HTMLVideoElement>(sel);
+      return !!v && !v.paused && v.currentTime > after;
+    },
+    { sel: PLAYER, after },
+    { timeout: 20_000 },
+  );
+}
+
+async function master() {
+  const text = await (await fetch(`${baseURL()}/stream/${N}/master.m3u8`)).text();
+  return parseMasterPlaylist(text);
+}
+
+/** Segment requests of a page (path names), in order. */
+function recordSegments(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (req) => {
+    const path = new URL(req.url()).pathname;
+    if (/\.m4s$/.test(path)) seen.push(path);
+  });
+  return seen;
+}
+
+describe("HLS playback", () => {
+  for (const engine of ["native", "hlsjs"] as const) {
+    it(`${engine}: plays the master playlist and reaches a later segment, with no console errors`, async () => {
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const { page, log } = await newPage(context);
+      const segments = recordSegments(page);
+      await page.goto(`${baseURL()}${PAGE}?engine=${engine}`);
+      await waitForHydration(page);
+      expect(await page.getAttribute(".player", "data-engine")).toBe(engine);
+      await waitPlaying(page, 0.3);
+      if (engine === "hlsjs") expect(await media(page, (v) => v.currentSrc)).toMatch(/^blob:/);
+      else expect(await media(page, (v) => new URL(v.currentSrc).pathname)).toBe(`/stream/${N}/master.m3u8`);
+      // Play on at double speed until well into the third segment.
+      await media(page, (v) => (v.playbackRate = 2));
+      await waitPlaying(page, 5);
+      const later = segments.map((p) => Number(/-(\d{5})\.m4s$/.exec(p)?.[1] ?? 0));
+      expect(Math.max(...later)).toBeGreaterThanOrEqual(3);
+      expect(segments.every((p) => p.startsWith(`/stream/${N}/`))).toBe(true);
+      expect(log.errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("a seek fetches the segments at the new time, not everything before it", async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      HTMLMediaElement.prototype.play = () => Promise.reject(new DOMException("refused", "NotAllowedError"));
+    });
+    const { page, log } = await newPage(context);
+    const segments = recordSegments(page);
+    await page.goto(`${baseURL()}${PAGE}?engine=hlsjs`);
+    await waitForHydration(page);
+    await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.readyState ?? 0) >= 1, PLAYER, { timeout: 20_000 });
+    const playlist = parseMediaPlaylist(await (await fetch(`${baseURL()}/stream/${N}/${(await master()).variants[0].uri}`)).text());
+    const count = playlist.segments.length;
+    await media(page, (v) => (v.currentTime = v.duration * 0.8));
+    await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.readyState ?? 0) >= 2, PLAYER, { timeout: 15_000 });
+    const indexes = new Set(segments.map((p) => Number(/-(\d{5})\.m4s$/.exec(p)?.[1])));
+    const target = Math.floor(count * 0.8);
+    expect([...indexes].some((i) => Math.abs(i - target) <= 1)).toBe(true);
+    // Segments between the start buffer and the seek target were skipped.
+    const between = [...indexes].filter((i) => i > 6 && i < target - 1);
+    expect(between).toEqual([]);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a broken master playlist falls back to the progressive MP4 (both engines)", async () => {
+    for (const engine of ["native", "hlsjs"]) {
+      const context = await browser.newContext();
+      await context.route(`**/stream/${N}/master.m3u8`, (route) =>
+        route.fulfill({ status: 200, contentType: "application/vnd.apple.mpegurl", body: "这不是播放列表\n" }),
+      );
+      const { page, log } = await newPage(context);
+      await page.goto(`${baseURL()}${PAGE}?engine=${engine}`);
+      await waitForHydration(page);
+      await waitPlaying(page, 0.3);
+      expect(await media(page, (v) => new URL(v.currentSrc).pathname)).toBe(`/${N}.mp4`);
+      expect(await page.getAttribute(".player", "data-engine")).toBe("progressive");
+      expect(new URL(page.url()).pathname).toBe(PAGE); // not sent to another video
+      expect(log.errors).toEqual([]);
+      await context.close();
+    }
+  });
+});
+
+describe("清晰度 menu", () => {
+  for (const engine of ["native", "hlsjs"] as const) {
+    it(`${engine}: lists the renditions (highest first, then 自动(…)), switches keeping the position, and remembers the choice`, async () => {
+      const ladder = (await master()).variants.map((v) => v.height).sort((a, b) => b - a);
+      expect(ladder.length).toBeGreaterThanOrEqual(3);
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const { page, log } = await open(context, `${PAGE}?engine=${engine}`);
+      const segments = recordSegments(page);
+      await waitPlaying(page, 1);
+      const quality = page.locator(".player-quality .player-menu-button");
+      await expect.poll(() => quality.getAttribute("aria-label")).toMatch(/^清晰度：自动\(\d+P\)$/);
+      await quality.click();
+      const items = await page.$$eval(".player-quality .player-menu-list button", (bs) => bs.map((b) => b.textContent ?? ""));
+      expect(items.slice(0, -1).map((t) => Number.parseInt(t, 10))).toEqual(ladder);
+      expect(items[0]).toMatch(/^\d+P (高清|清晰|流畅|极速|标清)$/);
+      expect(items.at(-1)).toMatch(/^自动\(\d+P\)$/);
+      expect(await page.getAttribute(".player-quality .player-menu-list button:last-child", "aria-pressed")).toBe("true");
+
+      const low = ladder.at(-1) as number;
+      await media(page, (v) => (v.currentTime = 6));
+      await page.click(`.player-quality .player-menu-list button:has-text('${low}P')`);
+      await expect.poll(() => quality.textContent()).toBe(`${low}P`);
+      // Plays on from where it was, now in the chosen rendition.
+      await page.waitForFunction(({ sel, low }) => {
+        const v = document.querySelector<HTMLVideoElement>(sel);
+        return !!v && !v.paused && v.videoHeight === low && v.currentTime >= 5.5;
+      }, { sel: PLAYER, low }, { timeout: 20_000 });
+      if (engine === "native") expect(await media(page, (v) => new URL(v.currentSrc).pathname)).toBe(`/stream/${N}/${low}p.m3u8`);
+      else expect(segments.some((p) => p.includes(`/${low}p-`))).toBe(true);
+
+      await page.reload();
+      await waitForHydration(page);
+      await waitPlaying(page, 0.5);
+      await expect.poll(() => quality.getAttribute("aria-label")).toBe(`清晰度：${levelLabel(low)}`);
+      await page.waitForFunction(({ sel, low }) => document.querySelector<HTMLVideoElement>(sel)?.videoHeight === low, { sel: PLAYER, low }, { timeout: 15_000 });
+
+      // Back to automatic.
+      await quality.click();
+      await page.click(".player-quality .player-menu-list button:last-child");
+      await expect.poll(() => quality.textContent()).toBe("自动");
+      expect(log.errors).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+describe("seek preview", () => {
+  it("hovering the progress bar shows the storyboard tile and time of the hovered point", async () => {
+    const cues = parseStoryboardVtt(await (await fetch(`${baseURL()}/stream/${N}/storyboard.vtt`)).text());
+    expect(cues.length).toBeGreaterThan(1);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const { page, log } = await open(context, PAGE);
+    await waitPlaying(page, 0.3);
+    const bar = (await page.locator(".player-seek").boundingBox())!;
+    const duration = await media(page, (v) => v.duration);
+    const y = bar.y + bar.height / 2;
+    for (const fraction of [0.25, 0.7]) {
+      await page.mouse.move(bar.x + bar.width * fraction, y);
+      await page.mouse.move(bar.x + bar.width * fraction + 1, y);
+      const t = ((bar.width * fraction + 1) / bar.width) * duration;
+      const cue = storyboardCueAt(cues, t)!;
+      const image = page.locator(".player-preview-image");
+      await image.waitFor({ state: "visible" });
+      await expect.poll(() => page.textContent(".player-preview-time")).toBe(formatTime(t));
+      const style = await image.evaluate((el) => ({ bg: getComputedStyle(el).backgroundImage, pos: getComputedStyle(el).backgroundPosition, w: el.clientWidth }));
+      expect(style.bg).toContain(`/stream/${N}/${cue.url}`);
+      expect(style.pos).toBe(`${-cue.x}px ${-cue.y}px`.replace(/^-0px/, "0px").replace(/ -0px$/, " 0px"));
+      // The sprite sheet is really served.
+      const sheet = await fetch(`${baseURL()}/stream/${N}/${cue.url}`);
+      expect(sheet.status).toBe(200);
+      expect(sheet.headers.get("content-type")).toBe("image/jpeg");
+    }
+    await page.mouse.move(bar.x + bar.width / 2, bar.y - 300);
+    await page.locator(".player-preview").waitFor({ state: "detached" });
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("字幕", () => {
+  it("the toggle shows the zh-CN subtitles, is remembered across a reload, and turns off", async () => {
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+    const { page, log } = await open(context, PAGE);
+    await waitPlaying(page, 0.3);
+    const toggle = page.locator('.player button[aria-label="字幕"]');
+    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+    const line = page.locator(".player-subtitle span").first();
+    await line.waitFor({ state: "visible", timeout: 15_000 });
+    expect((await line.textContent())?.trim().length).toBeGreaterThan(0);
+    // Readable on a phone: at least 15 px text, inside the player.
+    const size = await line.evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+    expect(size).toBeGreaterThanOrEqual(15);
+    await media(page, (v) => v.pause());
+    await screenshot(page, "player-subtitles-phone");
+
+    await page.reload();
+    await waitForHydration(page);
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true");
+    await page.locator(".player-subtitle span").first().waitFor({ state: "visible", timeout: 15_000 });
+    await page.keyboard.press("c");
+    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+    await page.locator(".player-subtitle").waitFor({ state: "detached" });
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("touch gestures (phone emulation)", () => {
+  async function phone() {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const { page, log } = await open(context, PAGE);
+    await waitPlaying(page, 0.3);
+    const box = (await page.locator(PLAYER).boundingBox())!;
+    return { context, page, log, box };
+  }
+
+  it("double tap on the right third seeks +10 s, on the left third −10 s, with a hint", async () => {
+    const { context, page, log, box } = await phone();
+    await media(page, (v) => {
+      v.pause();
+      v.currentTime = 12;
+    });
+    const y = box.y + box.height / 2;
+    await page.touchscreen.tap(box.x + box.width * 0.85, y);
+    await page.touchscreen.tap(box.x + box.width * 0.85, y);
+    await page.getByRole("status").filter({ hasText: "快进 10 秒" }).waitFor({ state: "visible" });
+    await expect.poll(() => media(page, (v) => Math.round(v.currentTime))).toBe(22);
+    await page.waitForTimeout(400); // past the double-tap window: the next taps are a new pair
+    await page.touchscreen.tap(box.x + box.width * 0.15, y);
+    await page.touchscreen.tap(box.x + box.width * 0.15, y);
+    await page.getByRole("status").filter({ hasText: "快退 10 秒" }).waitFor({ state: "visible" });
+    await expect.poll(() => media(page, (v) => Math.round(v.currentTime))).toBe(12);
+    // A double tap is not a play/pause: it stayed paused.
+    expect(await media(page, (v) => v.paused)).toBe(true);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a long press plays at 2× while held (倍速播放中), then the chosen speed comes back", async () => {
+    const { context, page, log, box } = await phone();
+    const cdp = await context.newCDPSession(page);
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
+    await page.getByRole("status").filter({ hasText: "2× 倍速播放中" }).waitFor({ state: "visible" });
+    expect(await media(page, (v) => v.playbackRate)).toBe(2);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await expect.poll(() => media(page, (v) => v.playbackRate)).toBe(1);
+    await page.getByRole("status").filter({ hasText: "倍速播放中" }).waitFor({ state: "detached" });
+    expect(await media(page, (v) => v.paused)).toBe(false); // the press did not pause it
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("every control fits a 360 px phone with 44 px touch targets", async () => {
+    const { context, page, log } = await phone();
+    await media(page, (v) => v.pause());
+    const buttons = await page.$$eval(".player-bar button", (bs) =>
+      bs.filter((b) => b.getClientRects().length > 0).map((b) => ({ name: b.getAttribute("aria-label") ?? "", w: b.clientWidth, h: b.clientHeight, right: b.getBoundingClientRect().right })),
+    );
+    const names = buttons.map((b) => b.name);
+    expect(names.some((n) => n === "暂停" || n === "播放")).toBe(true);
+    expect(names.some((n) => n.startsWith("清晰度"))).toBe(true);
+    expect(names).toContain("字幕");
+    expect(names).toContain("全屏");
+    for (const b of buttons) {
+      expect(b.w, b.name).toBeGreaterThanOrEqual(44);
+      expect(b.h, b.name).toBeGreaterThanOrEqual(44);
+      expect(b.right, b.name).toBeLessThanOrEqual(360);
+    }
+    await screenshot(page, "player-controls-360");
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { chooseEngine } from "../../shared/player/stream-engine";
+import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, startLevelIndex, type Level } from "../../shared/player/quality";
+
+const level = (height: number, bandwidth: number): Level => ({ height, bandwidth, url: `/stream/1/${height}p.m3u8` });
+const LADDER = [level(270, 420_000), level(360, 850_000), level(720, 2_600_000), level(1080, 5_300_000)];
+
+describe("清晰度 labels (the names Chinese video sites use)", () => {
+  it("names each usual height", () => {
+    expect([2160, 1080, 720, 480, 360, 270, 240].map(levelLabel)).toEqual(["2160P 超清 4K", "1080P 高清", "720P 清晰", "480P 标清", "360P 流畅", "270P 极速", "240P 极速"]);
+    expect(qualityName(1440)).toBe("高清");
+  });
+
+  it("automatic shows the height in use once known", () => {
+    expect(autoLabel(null)).toBe("自动");
+    expect(autoLabel(720)).toBe("自动(720P)");
+    expect(choiceLabel("auto")).toBe("自动");
+    expect(choiceLabel(360)).toBe("360P");
+  });
+});
+
+describe("levelForChoice", () => {
+  it("plays the chosen height, else the best one below it, else the lowest", () => {
+    expect(levelForChoice(LADDER, 720)?.height).toBe(720);
+    expect(levelForChoice(LADDER, 1080)?.height).toBe(1080);
+    expect(levelForChoice(LADDER.slice(0, 3), 1080)?.height).toBe(720); // a 720p title, 1080P remembered
+    expect(levelForChoice(LADDER, 480)?.height).toBe(360);
+    expect(levelForChoice(LADDER, 144)?.height).toBe(270);
+  });
+
+  it("is null for automatic and for a title without renditions", () => {
+    expect(levelForChoice(LADDER, "auto")).toBeNull();
+    expect(levelForChoice([], 720)).toBeNull();
+  });
+});
+
+describe("startLevelIndex", () => {
+  it("starts with the highest level that fits the share of the estimate, else the lowest", () => {
+    expect(startLevelIndex(LADDER, 400_000, 0.7)).toBe(0); // nothing fits: lowest
+    expect(startLevelIndex(LADDER, 750_000, 0.7)).toBe(0); // a 3G link: 270p
+    expect(startLevelIndex(LADDER, 1_600_000, 0.7)).toBe(1); // slow 4G: 360p
+    expect(startLevelIndex(LADDER, 9_000_000, 0.7)).toBe(3); // fast 4G: 1080p fits 6.3 Mbit/s
+    expect(startLevelIndex([], 9_000_000, 0.7)).toBe(0);
+  });
+});
+
+describe("nearestHeight", () => {
+  it("maps a decoded picture height to the nearest rendition", () => {
+    expect(nearestHeight(LADDER, 720)).toBe(720);
+    expect(nearestHeight(LADDER, 272)).toBe(270);
+    expect(nearestHeight(LADDER, 0)).toBeNull();
+    expect(nearestHeight([], 480)).toBe(480);
+  });
+});
+
+describe("chooseEngine", () => {
+  it("prefers the browser's own HLS, then hls.js over MSE, then the MP4", () => {
+    expect(chooseEngine({ nativeHls: true, mse: true })).toBe("native");
+    expect(chooseEngine({ nativeHls: false, mse: true })).toBe("hlsjs");
+    expect(chooseEngine({ nativeHls: false, mse: false })).toBe("progressive");
+  });
+
+  it("honours a forced engine only where it can run", () => {
+    expect(chooseEngine({ nativeHls: true, mse: true }, "hlsjs")).toBe("hlsjs");
+    expect(chooseEngine({ nativeHls: false, mse: true }, "native")).toBe("hlsjs");
+    expect(chooseEngine({ nativeHls: true, mse: false }, "hlsjs")).toBe("native");
+    expect(chooseEngine({ nativeHls: true, mse: true }, "progressive")).toBe("progressive");
+    expect(chooseEngine({ nativeHls: true, mse: true }, "bogus")).toBe("native");
+  });
+});
