@@ -1,6 +1,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { Hono } from "hono";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AppEnv } from "../../worker/app-env";
 import app from "../../worker/index";
+import { serveThroughEdgeCache } from "../../worker/stream/edge-cache";
+import { loadWholeObject } from "../../worker/stream/r2-source";
 import { MEDIA_CACHE_CONTROL } from "../../worker/media/serve";
 import {
   IMMUTABLE_CACHE_CONTROL,
@@ -416,5 +420,82 @@ describe("progressive media through the edge cache", () => {
     expect(hit.res.headers.get("X-Cache")).toBe("HIT");
     expect(hit.body).toEqual(content(SIZE, 42).slice(0, 10));
     expect(after.calls).toEqual([]);
+  });
+});
+
+describe("edge cache: ranged reads of large cached copies", () => {
+  const BIG = 3 * 1024 * 1024;
+  const cacheOf = () => (caches as unknown as { default: Cache }).default;
+
+  /** caches.default behind a spy: records each match's Range header, can answer a wrong 206 instead. */
+  function cacheSpy(wrongRange = false) {
+    const matches: (string | null)[] = [];
+    const real = cacheOf();
+    const cache = {
+      match: async (req: Request) => {
+        const range = req.headers.get("Range");
+        matches.push(range);
+        if (range && wrongRange) {
+          return new Response("xx", { status: 206, headers: { "Content-Range": `bytes 0-1/${BIG}`, "Content-Length": "2" } });
+        }
+        return real.match(req);
+      },
+      put: (req: Request, res: Response) => real.put(req, res),
+      delete: (req: Request) => real.delete(req),
+    } as unknown as Cache;
+    return { cache, matches };
+  }
+
+  async function fetchVia(cache: Cache, path: string, init?: RequestInit): Promise<Fetched> {
+    const small = new Hono<AppEnv>();
+    small.get("*", (c) =>
+      serveThroughEdgeCache(c, { loadWhole: () => loadWholeObject(c.env.MEDIA, "big.bin", { contentType: "video/mp4", cacheControl: "public, max-age=600" }) }, { cache }),
+    );
+    const ctx = createExecutionContext();
+    const res = await small.fetch(new Request(ORIGIN + path, init), env, ctx);
+    const body = new Uint8Array(await res.arrayBuffer());
+    await waitOnExecutionContext(ctx);
+    return { res, body };
+  }
+
+  beforeAll(async () => {
+    await env.MEDIA.put("big.bin", content(BIG, 9));
+  });
+
+  // Why: a seek deep into a large cached video must not read the copy from its start; the cache serves the range.
+  it("a range of a copy over 2 MiB is read from the cache by range, with the exact bytes", async () => {
+    await fetchVia(cacheOf(), "/big-1");
+    const spy = cacheSpy();
+    const r = await fetchVia(spy.cache, "/big-1", { headers: { Range: "bytes=-1000" } });
+    expect(r.res.status).toBe(206);
+    expect(r.res.headers.get("X-Cache")).toBe("HIT");
+    expect(r.res.headers.get("Content-Range")).toBe(`bytes ${BIG - 1000}-${BIG - 1}/${BIG}`);
+    expect(r.body).toEqual(content(BIG, 9).slice(BIG - 1000));
+    expect(spy.matches).toEqual([null, `bytes=${BIG - 1000}-${BIG - 1}`]);
+  });
+
+  // Why: the cache's ranged answer is used only when it is exactly the range decided; anything else falls back to slicing.
+  it("a cache answer for another range is not trusted: the worker slices the whole copy", async () => {
+    await fetchVia(cacheOf(), "/big-2");
+    const spy = cacheSpy(true);
+    const r = await fetchVia(spy.cache, "/big-2", { headers: { Range: "bytes=2000000-2000099" } });
+    expect(r.res.status).toBe(206);
+    expect(r.res.headers.get("Content-Range")).toBe(`bytes 2000000-2000099/${BIG}`);
+    expect(r.body).toEqual(content(BIG, 9).slice(2000000, 2000100));
+    expect(spy.matches).toEqual([null, "bytes=2000000-2000099"]);
+  });
+
+  // Why: HEAD, validators and If-Range keep the single-lookup path (no ranged read to trust).
+  it("HEAD, If-None-Match and a stale If-Range make no ranged cache read", async () => {
+    await fetchVia(cacheOf(), "/big-3");
+    const spy = cacheSpy();
+    const head = await fetchVia(spy.cache, "/big-3", { method: "HEAD", headers: { Range: "bytes=0-9" } });
+    expect(head.res.status).toBe(206);
+    const etag = head.res.headers.get("ETag")!;
+    expect((await fetchVia(spy.cache, "/big-3", { headers: { Range: "bytes=0-9", "If-None-Match": etag } })).res.status).toBe(304);
+    const stale = await fetchVia(spy.cache, "/big-3", { headers: { Range: "bytes=0-9", "If-Range": '"old"' } });
+    expect(stale.res.status).toBe(200);
+    expect(stale.body.length).toBe(BIG);
+    expect(spy.matches).toEqual([null, null, null]);
   });
 });

@@ -16,7 +16,16 @@
  *   debugging aid (and what the tests read); it is not stored.
  */
 import type { AppContext } from "../app-env";
-import { answerFromRepresentation, discardBody, representationMeta } from "./representation";
+import { contentRange } from "../media/range";
+import {
+  answerFromRepresentation,
+  decideRange,
+  discardBody,
+  isNotModified,
+  partialResponse,
+  representationMeta,
+  type RepresentationMeta,
+} from "./representation";
 import { withLength } from "./slice";
 
 /** The default edge cache, or null where the runtime has none. */
@@ -51,7 +60,17 @@ export interface EdgeCacheSource {
 export interface EdgeCacheOptions {
   /** The cache to use. Default: `caches.default`; null serves every request from the origin and stores nothing. */
   cache?: Cache | null;
+  /**
+   * Cached copies larger than this (bytes) answer a byte range with a ranged cache read
+   * (the exact, already validated `bytes=start-end`) instead of reading the copy from its
+   * start and dropping the bytes before the range. Default: 2 MiB (every stream segment is
+   * sliced in the worker; a seek into a large MP4 reads only its range).
+   */
+  rangedReadAbove?: number;
 }
+
+/** Default of {@link EdgeCacheOptions.rangedReadAbove}. */
+export const RANGED_READ_ABOVE = 2 * 1024 * 1024;
 
 /** Statuses after which a background fill is worth trying (the object exists). */
 const FOUND = new Set([200, 206, 304, 416]);
@@ -119,7 +138,10 @@ export async function serveThroughEdgeCache(
   }
   if (hit) {
     const meta = representationMeta(hit);
-    if (meta) return marked(answerFromRepresentation(request, hit, meta), "HIT");
+    if (meta) {
+      const ranged = meta.size > (options.rangedReadAbove ?? RANGED_READ_ABOVE) ? await rangedHit(cache, key, request, hit, meta) : null;
+      return marked(ranged ?? answerFromRepresentation(request, hit, meta), "HIT");
+    }
     // Not a copy this module stored (no size or validators): drop it and read the origin.
     await discardBody(hit.body);
     inBackground(c, cache.delete(key));
@@ -144,6 +166,42 @@ export async function serveThroughEdgeCache(
   }
   inBackground(c, store(cache, key, new Response(forCache, whole)));
   return marked(answerFromRepresentation(request, new Response(forClient, whole), meta), "MISS");
+}
+
+/**
+ * The 206 of a GET for a byte range of a large cached copy, read from the cache by range: the
+ * cache is asked for the exact range range.ts chose, and its answer is used only when it is
+ * that range of the same representation; otherwise null (the caller slices `hit` itself).
+ * Consumes `hit.body` only when it returns a response.
+ */
+async function rangedHit(
+  cache: Cache,
+  key: Request,
+  request: Request,
+  hit: Response,
+  meta: RepresentationMeta,
+): Promise<Response | null> {
+  if (request.method !== "GET" || isNotModified(request, meta)) return null;
+  const range = decideRange(request, meta);
+  if (range.kind !== "partial") return null;
+  let part: Response | undefined;
+  try {
+    part = await cache.match(new Request(key.url, { headers: { Range: `bytes=${range.start}-${range.end}` } }));
+  } catch (error) {
+    console.error("edge cache: ranged match failed", error);
+    return null;
+  }
+  const exact =
+    part?.status === 206 &&
+    part.body !== null &&
+    part.headers.get("Content-Range") === contentRange(range.start, range.end, meta.size) &&
+    part.headers.get("ETag") === meta.etag;
+  if (!part || !exact || !part.body) {
+    await discardBody(part?.body ?? null);
+    return null;
+  }
+  await discardBody(hit.body);
+  return partialResponse(hit, meta, range, withLength(part.body, range.end - range.start + 1));
 }
 
 /** Without a cache: answer from the whole representation, or pass the origin's error on. */

@@ -98,17 +98,30 @@ export function answerFromRepresentation(request: Request, full: Response, meta:
   }
   const head = request.method === "HEAD";
   if (range.kind === "partial") {
-    const length = range.end - range.start + 1;
-    headers.set("Content-Range", contentRange(range.start, range.end, meta.size));
-    headers.set("Content-Length", String(length));
     let body: ReadableStream | null = null;
     if (head || !full.body) void discardBody(full.body);
     else body = sliceBody(full.body, range.start, range.end);
-    return new Response(body, { status: 206, headers });
+    return partialResponse(full, meta, range, body);
   }
   headers.set("Content-Length", String(meta.size));
   let body: ReadableStream | null = null;
   if (head || !full.body || meta.size === 0) void discardBody(full.body);
   else body = withLength(full.body, meta.size);
   return new Response(body, { status: 200, headers });
+}
+
+/**
+ * 206 for `range` of the representation `full` (its entity headers), with `body` holding
+ * exactly those bytes (or null for HEAD).
+ */
+export function partialResponse(
+  full: Response,
+  meta: RepresentationMeta,
+  range: { start: number; end: number },
+  body: ReadableStream | null,
+): Response {
+  const headers = entityHeaders(full);
+  headers.set("Content-Range", contentRange(range.start, range.end, meta.size));
+  headers.set("Content-Length", String(range.end - range.start + 1));
+  return new Response(body, { status: 206, headers });
 }
