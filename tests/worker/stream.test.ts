@@ -407,6 +407,22 @@ describe("progressive media through the edge cache", () => {
     }
   });
 
+  // Why: a browser's first request for a video is `bytes=0-`: one whole read serves it and fills the cache.
+  it("Range bytes=0- on an uncached /N.mp4 → 206 of every byte from one whole R2 read, then cached", async () => {
+    await env.MEDIA.put("44.mp4", content(SIZE, 44));
+    const spy = bucketSpy();
+    const r = await fetchPath("/44.mp4", { headers: { Range: "bytes=0-" } }, spy.bucket);
+    expect(r.res.status).toBe(206);
+    expect(r.res.headers.get("Content-Range")).toBe(`bytes 0-${SIZE - 1}/${SIZE}`);
+    expect(r.body).toEqual(content(SIZE, 44));
+    expect(spy.calls).toEqual(["get 44.mp4"]);
+    const after = bucketSpy();
+    const hit = await fetchPath("/44.mp4", { headers: { Range: "bytes=0-" } }, after.bucket);
+    expect(hit.res.headers.get("X-Cache")).toBe("HIT");
+    expect(hit.body).toEqual(content(SIZE, 44));
+    expect(after.calls).toEqual([]);
+  });
+
   // Why: a seek on an uncached video is answered by one ranged R2 read (no wait for the whole file); the whole file is cached behind it.
   it("a Range on an uncached /N.mp4 → ranged R2 read, then a background whole read fills the cache", async () => {
     const spy = bucketSpy();

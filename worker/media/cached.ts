@@ -1,7 +1,7 @@
 /**
  * `/N.mp4` and `/N.webp` through the edge cache (worker/stream/edge-cache.ts), like the
- * stream files: a plain GET on a miss reads the whole object once and stores it; a Range,
- * conditional or HEAD request on a miss is answered by serve.ts (one ranged R2 read, so a
+ * stream files: a plain GET (or `Range: bytes=0-`) on a miss reads the whole object once and
+ * stores it; another Range, a conditional or a HEAD request on a miss is answered by serve.ts (one ranged R2 read, so a
  * seek into a large video does not wait for the whole file) while the whole object is stored
  * in the background. Hits are answered from the cached copy with the same RFC 9110 rules.
  */

@@ -100,6 +100,8 @@ export function answerFromRepresentation(request: Request, full: Response, meta:
   if (range.kind === "partial") {
     let body: ReadableStream | null = null;
     if (head || !full.body) void discardBody(full.body);
+    // A range covering every byte (`bytes=0-`) is the whole body: no slicing needed.
+    else if (range.start === 0 && range.end === meta.size - 1) body = withLength(full.body, meta.size);
     else body = sliceBody(full.body, range.start, range.end);
     return partialResponse(full, meta, range, body);
   }
