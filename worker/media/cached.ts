@@ -7,7 +7,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { serveThroughEdgeCache } from "../stream/edge-cache";
+import { mediaEdgeCache, serveThroughEdgeCache } from "../stream/edge-cache";
 import { loadWholeObject } from "../stream/r2-source";
 import { MEDIA_CACHE_CONTROL, parseMediaPath, serveMedia } from "./serve";
 
@@ -19,5 +19,5 @@ export async function serveMediaCached(c: Context<AppEnv>): Promise<Response> {
     loadWhole: () =>
       loadWholeObject(c.env.MEDIA, file.key, { contentType: file.contentType, cacheControl: MEDIA_CACHE_CONTROL }),
     answerMiss: () => serveMedia(c),
-  });
+  }, { cache: mediaEdgeCache(c.env) });
 }

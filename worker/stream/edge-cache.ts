@@ -33,6 +33,11 @@ export function defaultEdgeCache(): Cache | null {
   return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
 }
 
+/** The edge cache for media and stream files: `caches.default`, or null when `MEDIA_CACHE` is "off". */
+export function mediaEdgeCache(env: Pick<Env, "MEDIA_CACHE">): Cache | null {
+  return env.MEDIA_CACHE === "off" ? null : defaultEdgeCache();
+}
+
 /** Cache key of a request: its URL without query or fragment, as a plain GET. */
 export function edgeCacheKey(url: string): Request {
   const keyUrl = new URL(url);

@@ -8,15 +8,15 @@ import type { Handler } from "hono";
 import { cacheControlFor, parseStreamPath, STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
 import type { AppEnv } from "../app-env";
 import { notFound, RETRY_AFTER_SECONDS } from "../media/responses";
-import { defaultEdgeCache, serveThroughEdgeCache } from "./edge-cache";
+import { mediaEdgeCache, serveThroughEdgeCache } from "./edge-cache";
 import { loadWholeObject } from "./r2-source";
 
 export interface StreamOptions {
   /**
-   * The edge cache in front of R2. Default: `() => caches.default`. Return null to read R2
-   * on every request (nothing is stored).
+   * The edge cache in front of R2. Default: `caches.default`, or null (read R2 on every
+   * request, store nothing) when the `MEDIA_CACHE` variable is "off".
    */
-  cache?: () => Cache | null;
+  cache?: (env: Env) => Cache | null;
   /** Retry-After (seconds) of the 503 sent when R2 fails. Default: 30. */
   retryAfterSeconds?: number;
 }
@@ -28,7 +28,7 @@ export interface StreamOptions {
  * app.on(["GET", "HEAD"], "/stream/*", serveStream());
  */
 export function serveStream(options: StreamOptions = {}): Handler<AppEnv> {
-  const cache = options.cache ?? defaultEdgeCache;
+  const cache = options.cache ?? mediaEdgeCache;
   const retryAfterSeconds = options.retryAfterSeconds ?? RETRY_AFTER_SECONDS;
   return (c) => {
     // The raw (undecoded) path: `%2F`, `%2e` and upper-case variants never match a name.
@@ -40,6 +40,6 @@ export function serveStream(options: StreamOptions = {}): Handler<AppEnv> {
         cacheControl: cacheControlFor(file.kind),
         retryAfterSeconds,
       });
-    return serveThroughEdgeCache(c, { loadWhole }, { cache: cache() });
+    return serveThroughEdgeCache(c, { loadWhole }, { cache: cache(c.env) });
   };
 }
