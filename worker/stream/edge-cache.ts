@@ -55,7 +55,7 @@ export interface EdgeCacheSource {
   loadWhole: () => Promise<Response>;
   /**
    * Optional. Answers a miss that does not want the whole body (a Range other than `bytes=0-`,
-   * a conditional request, a HEAD)
+   * a conditional request, a HEAD), and every request when there is no cache,
    * straight from the origin, while the whole representation is loaded into the cache in the
    * background — for large files, where waiting for the whole object before a seek's slice
    * would be slow. Default: such misses are answered from `loadWhole` like plain GETs.
@@ -108,11 +108,6 @@ function inBackground(c: AppContext, work: Promise<unknown>): void {
   }
 }
 
-/** Stores a whole 200 representation (its body already a stream of known length, or null). */
-async function store(cache: Cache, key: Request, whole: Response): Promise<void> {
-  await cache.put(key, whole);
-}
-
 /** Loads the whole representation and stores it when it is a usable 200 (background fills). */
 async function fill(cache: Cache, key: Request, source: EdgeCacheSource): Promise<void> {
   const whole = await source.loadWhole();
@@ -123,7 +118,7 @@ async function fill(cache: Cache, key: Request, source: EdgeCacheSource): Promis
   }
   const body = whole.body && meta.size > 0 ? withLength(whole.body, meta.size) : null;
   if (!body) await discardBody(whole.body);
-  await store(cache, key, new Response(body, whole));
+  await cache.put(key, new Response(body, whole));
 }
 
 /**
@@ -139,7 +134,7 @@ export async function serveThroughEdgeCache(
 ): Promise<Response> {
   const request = c.req.raw;
   const cache = options.cache === undefined ? defaultEdgeCache() : options.cache;
-  if (!cache) return source.loadWhole().then((whole) => answerWhole(request, whole));
+  if (!cache) return source.answerMiss ? source.answerMiss() : answerWhole(request, await source.loadWhole());
   const key = edgeCacheKey(request.url);
 
   let hit: Response | undefined;
@@ -176,7 +171,7 @@ export async function serveThroughEdgeCache(
   } else {
     await discardBody(whole.body);
   }
-  inBackground(c, store(cache, key, new Response(forCache, whole)));
+  inBackground(c, cache.put(key, new Response(forCache, whole)));
   return marked(answerFromRepresentation(request, new Response(forClient, whole), meta), "MISS");
 }
 
@@ -195,7 +190,8 @@ async function rangedHit(
 ): Promise<Response | null> {
   if (request.method !== "GET" || isNotModified(request, meta)) return null;
   const range = decideRange(request, meta);
-  if (range.kind !== "partial") return null;
+  // From byte 0, slicing reads no byte it does not send: only later starts gain from a ranged read.
+  if (range.kind !== "partial" || range.start === 0) return null;
   let part: Response | undefined;
   try {
     part = await cache.match(new Request(key.url, { headers: { Range: `bytes=${range.start}-${range.end}` } }));
