@@ -20,6 +20,8 @@ declare namespace Cloudflare {
   EXPOSE_ACCOUNT_API?: string;
   /** "off": never serve or store pages in the edge cache (the benchmark measures the bare render with it). */
   PAGE_CACHE?: string;
+  /** "off": media and /stream/ files are read from R2 on every request, never stored in the edge cache. */
+  MEDIA_CACHE?: string;
   /** Milliseconds one request waits for the account service (default 8000). */
   ACCOUNT_SERVICE_TIMEOUT_MS?: string;
   /** Only in the worker tests: the D1 migrations to apply. */

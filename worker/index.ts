@@ -1,17 +1,21 @@
 import { Hono } from "hono";
+import { except } from "hono/combine";
 import { accountServiceFetch, accountServiceOptionsFromEnv } from "./account-service/index";
 import type { AppEnv } from "./app-env";
 import { authApi } from "./auth/api";
 import { requestLimits } from "./limits";
-import { serveMedia } from "./media/serve";
+import { serveMediaCached } from "./media/cached";
 import { handlePage } from "./pages";
-import { securityHeaders } from "./security";
+import { securityHeaders, streamSecurityHeaders } from "./security";
 import { robotsHandler, sitemapHandler } from "./seo";
+import { streamRoutes } from "./stream/index";
 
 const app = new Hono<AppEnv>();
 
 app.use("*", requestLimits);
-app.use("*", securityHeaders);
+app.use("*", except("/stream/*", securityHeaders));
+// Stream files are played from other origins too: CORP cross-origin there (worker/security.ts).
+app.use("/stream/*", streamSecurityHeaders);
 
 // Account API for the browser (cookie sessions; the browser never sees a token).
 app.route("/api/auth", authApi);
@@ -26,8 +30,11 @@ app.all("/auth/v1/*", async (c, next) => {
 app.get("/sitemap.xml", sitemapHandler);
 app.get("/robots.txt", robotsHandler);
 
-// Videos and covers from R2, with HTTP Range.
-app.on(["GET", "HEAD"], "/:file{[0-9]+\\.(?:mp4|webp)}", serveMedia);
+// Videos and covers from R2 through the edge cache, with HTTP Range.
+app.on(["GET", "HEAD"], "/:file{[0-9]+\\.(?:mp4|webp)}", serveMediaCached);
+
+// Adaptive streaming: playlists, segments, subtitles, storyboard (docs/streaming.md), with CORS.
+app.route("/stream", streamRoutes);
 
 // SSR catch-all: every path that is not an API, a media file or a static asset.
 app.on(["GET", "HEAD"], "*", handlePage);

@@ -1,11 +1,13 @@
 import { NONCE, secureHeaders } from "hono/secure-headers";
 
+type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
+
 /**
  * Security headers on every response of the worker; HTML gets a CSP whose
  * script-src allows only this site and a fresh per-request nonce (the
  * hydration data and React's streaming scripts carry it), no 'unsafe-inline'.
  */
-export const securityHeaders = secureHeaders({
+const SITE_SECURITY: SecureHeadersOptions = {
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", NONCE],
@@ -29,4 +31,13 @@ export const securityHeaders = secureHeaders({
   permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [], usb: [] },
   removePoweredBy: true,
   xXssProtection: "0",
-});
+};
+
+export const securityHeaders = secureHeaders(SITE_SECURITY);
+
+/**
+ * The same headers for /stream/ (worker/stream/), except Cross-Origin-Resource-Policy
+ * `cross-origin`: apps and embeds on other origins play these files, and CORP `same-origin`
+ * would make browsers refuse them (docs/decisions/0001-hls-delivery.md).
+ */
+export const streamSecurityHeaders = secureHeaders({ ...SITE_SECURITY, crossOriginResourcePolicy: "cross-origin" });

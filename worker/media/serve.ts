@@ -22,11 +22,19 @@ import {
   type RangeResult,
   type RangeSpec,
 } from "./range";
+import { MEDIA_UNAVAILABLE, notFound, rangeNotSatisfiable, textResponse, unavailable } from "./responses";
 
 /** The only accepted names: no leading zero, lower-case extension, nothing else. */
 const MEDIA_PATH = /^\/([1-9][0-9]{0,5})\.(mp4|webp)$/;
 
 const CONTENT_TYPES = { mp4: "video/mp4", webp: "image/webp" } as const;
+
+/** R2 key and Content-Type of a raw (undecoded) path such as `/12.mp4`, or null for any other path. */
+export function parseMediaPath(pathname: string): { key: string; contentType: string } | null {
+  const match = MEDIA_PATH.exec(pathname);
+  if (!match) return null;
+  return { key: `${match[1]}.${match[2]}`, contentType: CONTENT_TYPES[match[2] as keyof typeof CONTENT_TYPES] };
+}
 
 /**
  * Media may be regenerated under the same URL, so no `immutable`; `no-transform` keeps
@@ -35,28 +43,7 @@ const CONTENT_TYPES = { mp4: "video/mp4", webp: "image/webp" } as const;
 export const MEDIA_CACHE_CONTROL =
   "public, max-age=86400, stale-while-revalidate=604800, no-transform";
 
-const UNAVAILABLE = "媒体服务暂时不可用，请稍后重试";
-
 type Meta = Pick<R2Object, "size" | "httpEtag" | "uploaded">;
-
-function textResponse(status: number, body: string, extra: Record<string, string> = {}): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "Content-Type": "text/plain; charset=utf-8",
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-      ...extra,
-    },
-  });
-}
-
-const notFound = () => textResponse(404, "未找到");
-
-function unavailable(err: unknown, key: string): Response {
-  console.error(`media: R2 error for ${key}:`, err);
-  return textResponse(503, UNAVAILABLE, { "Retry-After": "30" });
-}
 
 /** Headers shared by 200 / 206 / 304 / HEAD responses. */
 function entityHeaders(meta: Meta, contentType: string): Headers {
@@ -74,18 +61,6 @@ function notModified(meta: Meta, contentType: string): Response {
   const headers = entityHeaders(meta, contentType);
   headers.delete("Content-Type");
   return new Response(null, { status: 304, headers });
-}
-
-function rangeNotSatisfiable(size: number): Response {
-  return new Response(null, {
-    status: 416,
-    headers: {
-      "Content-Range": `bytes */${size}`,
-      "Content-Length": "0",
-      "Accept-Ranges": "bytes",
-      "Cache-Control": "no-store",
-    },
-  });
 }
 
 /** 200 / 206 response; `body` null for HEAD (or an empty object). */
@@ -137,10 +112,9 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
     return textResponse(405, "Method Not Allowed", { Allow: "GET, HEAD" });
   }
   // The key is built only from the strict match on the raw (undecoded) path.
-  const match = MEDIA_PATH.exec(new URL(c.req.url).pathname);
-  if (!match) return notFound();
-  const key = `${match[1]}.${match[2]}`;
-  const contentType = CONTENT_TYPES[match[2] as keyof typeof CONTENT_TYPES];
+  const file = parseMediaPath(new URL(c.req.url).pathname);
+  if (!file) return notFound();
+  const { key, contentType } = file;
   const bucket = c.env.MEDIA;
 
   const rangeHeader = c.req.header("Range");
@@ -191,7 +165,7 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
       // Replaced between head and get: the announced slice may no longer exist. Rare enough
       // to let the client retry rather than guess. (A full body is simply the new object.)
       await discard(obj);
-      return textResponse(503, UNAVAILABLE, { "Retry-After": "1" });
+      return textResponse(503, MEDIA_UNAVAILABLE, { "Retry-After": "1" });
     }
     return entityResponse(obj, contentType, range, obj.body);
   };

@@ -1,0 +1,45 @@
+/**
+ * GET / HEAD `/stream/{n}/{name}`: the files of the streaming contract
+ * (shared/stream/contract.ts, docs/streaming.md) from R2 key `stream/{n}/{name}`, through the
+ * edge cache (./edge-cache.ts). The key comes only from the strict parse of the raw path:
+ * any other path under /stream/ is a 404 without an R2 read.
+ */
+import type { Handler } from "hono";
+import { cacheControlFor, parseStreamPath, STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
+import type { AppEnv } from "../app-env";
+import { notFound, RETRY_AFTER_SECONDS } from "../media/responses";
+import { mediaEdgeCache, serveThroughEdgeCache } from "./edge-cache";
+import { loadWholeObject } from "./r2-source";
+
+export interface StreamOptions {
+  /**
+   * The edge cache in front of R2. Default: `caches.default`, or null (read R2 on every
+   * request, store nothing) when the `MEDIA_CACHE` variable is "off".
+   */
+  cache?: (env: Env) => Cache | null;
+  /** Retry-After (seconds) of the 503 sent when R2 fails. Default: 30. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The handler of stream files.
+ *
+ * @example
+ * app.on(["GET", "HEAD"], "/stream/*", serveStream());
+ */
+export function serveStream(options: StreamOptions = {}): Handler<AppEnv> {
+  const cache = options.cache ?? mediaEdgeCache;
+  const retryAfterSeconds = options.retryAfterSeconds ?? RETRY_AFTER_SECONDS;
+  return (c) => {
+    // The raw (undecoded) path: `%2F`, `%2e` and upper-case variants never match a name.
+    const file = parseStreamPath(new URL(c.req.url).pathname);
+    if (!file) return notFound();
+    const loadWhole = () =>
+      loadWholeObject(c.env.MEDIA, file.key, {
+        contentType: STREAM_CONTENT_TYPES[file.kind],
+        cacheControl: cacheControlFor(file.kind),
+        retryAfterSeconds,
+      });
+    return serveThroughEdgeCache(c, { loadWhole }, { cache: cache(c.env) });
+  };
+}
