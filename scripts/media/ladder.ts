@@ -23,9 +23,9 @@ export interface Rung {
  */
 export const LADDER: readonly Rung[] = [
   { height: 270, width: 480, crf: 26, maxrateKbps: 300, bufsizeKbps: 300, audioKbps: 48, profile: "main", level: "3.0" },
-  { height: 360, width: 640, crf: 25, maxrateKbps: 620, bufsizeKbps: 620, audioKbps: 64, profile: "main", level: "3.0" },
-  { height: 720, width: 1280, crf: 23, maxrateKbps: 2200, bufsizeKbps: 2200, audioKbps: 96, profile: "high", level: "3.1" },
-  { height: 1080, width: 1920, crf: 22, maxrateKbps: 4500, bufsizeKbps: 4500, audioKbps: 128, profile: "high", level: "4.0" },
+  { height: 360, width: 640, crf: 24, maxrateKbps: 620, bufsizeKbps: 620, audioKbps: 64, profile: "main", level: "3.0" },
+  { height: 720, width: 1280, crf: 24, maxrateKbps: 2200, bufsizeKbps: 2200, audioKbps: 96, profile: "high", level: "3.1" },
+  { height: 1080, width: 1920, crf: 23, maxrateKbps: 4500, bufsizeKbps: 4500, audioKbps: 128, profile: "high", level: "4.0" },
 ];
 
 /** Rungs for a source: never upscale (a 720p source gets 270/360/720); a source below 270p still gets one rung at its own height. */

@@ -7,7 +7,7 @@
  *
  * Output directory (written under a temporary name and renamed when complete):
  *   stream/…          the files of /stream/{n}/, named as in the contract
- *   progressive.mp4   H.264 + AAC, +faststart (the rendition `progressiveHeight`, remuxed)
+ *   progressive.mp4   H.264 + AAC, +faststart (the rendition `progressiveHeight`, default 360p, remuxed)
  *   cover.webp        one frame, 640×360
  *   pack.json         the cache key and what was measured (PackResult)
  */
@@ -35,7 +35,7 @@ export interface PackOptions {
   rungs?: readonly Rung[];
   /** Subtitle lines (zh-CN); cycled through the clip. */
   subtitleLines: readonly string[];
-  /** The rendition remuxed into progressive.mp4 (the highest one at or below this height). */
+  /** The rendition remuxed into progressive.mp4: the highest one at or below this height (default 360: the fallback and download stay light). */
   progressiveHeight?: number;
   /** x264 threads per encoder (0 = x264's default). */
   threads?: number;
@@ -75,7 +75,7 @@ export function packKey(source: SourceSpec, options: PackOptions): string {
   const settings = options.settings ?? DEFAULT_ENCODE;
   const rungs = options.rungs ?? laddersFor(source.height);
   return hash(
-    JSON.stringify([PACKER_VERSION, FFMPEG_VERSION, source.identity, source.duration, source.fps, settings, rungs, options.subtitleLines, options.progressiveHeight ?? 720]),
+    JSON.stringify([PACKER_VERSION, FFMPEG_VERSION, source.identity, source.duration, source.fps, settings, rungs, options.subtitleLines, options.progressiveHeight ?? 360]),
   );
 }
 
@@ -204,7 +204,7 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     // Storyboard sheets and cover: decoded from the 360p rendition (the cover's size; a quarter of
     // 720p's pixels to decode) in a second run. (Tiling inside the encoding run would starve the
     // audio input: the tile output waits for 100 frames and ffmpeg keeps reading video for it.)
-    const progressiveHeight = Math.max(...rungs.filter((r) => r.height <= (options.progressiveHeight ?? 720)).map((r) => r.height), rungs[0].height);
+    const progressiveHeight = Math.max(...rungs.filter((r) => r.height <= (options.progressiveHeight ?? 360)).map((r) => r.height), rungs[0].height);
     const prog = renditions.find((r) => r.height === progressiveHeight)!;
     const preview = renditions.find((r) => r.height >= 360) ?? renditions[renditions.length - 1];
     const fragmented = async (r: RenditionResult) => {

@@ -97,13 +97,17 @@ function numberFilters(n: number, W: number, H: number): string[] {
 function backgroundFilters(p: ReturnType<typeof placeholderParams>, W: number, H: number, fps: number, d: number): string {
   const periodX = even(W / p.stripes);
   const periodY = even(H / p.stripes);
-  // Pixels per frame: 8 at 720p, so every rung (270p = ×3/8, 360p = ×1/2) moves a whole number of pixels per frame.
-  const step = Math.max(2, even(H / 90));
+  // Pixels per frame: 16 at 720p, so every rung (270p = ×3/8, 360p = ×1/2) moves its luma AND
+  // chroma by whole pixels per frame (motion search then matches exactly; half-pixel chroma
+  // motion made the 270p rung cost more than 360p).
+  const step = Math.max(2, even(H / 45));
   const scrollX = p.pattern !== 1;
   const scrollY = p.pattern === 1 || p.pattern === 2;
   const cw = W + (scrollX ? periodX : 0);
   const ch = H + (scrollY ? periodY : 0);
-  const filters = [`color=c=${p.background}:s=${cw}x${ch}:r=${fps}:d=1`];
+  // A faint blurred-noise texture: detail whose bits grow with the picture area, as in real video,
+  // so each rung of the ladder costs more than the one below (flat graphics alone do not).
+  const filters = [`color=c=${p.background}:s=${cw}x${ch}:r=${fps}:d=1`, "noise=alls=8:allf=u", "boxblur=2:1"];
   if (p.pattern !== 1) {
     for (let x = 0; x < cw; x += periodX) filters.push(box(x, 0, periodX / 2, ch, "black@0.22"));
   }

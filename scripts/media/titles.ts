@@ -3,7 +3,7 @@
  * (scripts/media/pack.ts) into <repo>/.media-cache/titles/{n}/, two titles at a time. Packs whose
  * key (source, settings, tools, subtitles) is unchanged are kept. Sizes come from the environment:
  *
- *   MEDIA_SECONDS  clip length (default 60)        MEDIA_HEIGHT  source height (default 720)
+ *   MEDIA_SECONDS  clip length (default 20)        MEDIA_HEIGHT  source height (default 720)
  *   MEDIA_TITLES   how many titles, from 1 (50)    MEDIA_FPS     frame rate (25)
  *   MEDIA_JOBS     titles packed at once (2)       MEDIA_PRESET  x264 preset (superfast)
  */
@@ -20,6 +20,12 @@ import { placeholderSource, type PlaceholderOptions } from "./placeholder";
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CACHE_DIR = path.join(REPO_ROOT, ".media-cache");
 export const TITLES_DIR = path.join(CACHE_DIR, "titles");
+
+/**
+ * 20 s by default: packing costs about 0.42 CPU-seconds per second of clip on this 2-core machine
+ * (docs/media-pipeline.md), so 50 × 20 s fits the 5-minute first `npm start`; 60 s would not.
+ */
+export const DEFAULT_SECONDS = 20;
 
 export interface TitleMediaOptions extends PlaceholderOptions {
   titles: number;
@@ -38,7 +44,7 @@ function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, check
 /** Options from MEDIA_* environment variables (see the header), with the defaults. */
 export function titleMediaOptions(env: NodeJS.ProcessEnv = process.env): TitleMediaOptions {
   return {
-    seconds: envNumber(env, "MEDIA_SECONDS", 60, (v) => v >= 2 && v <= 7200),
+    seconds: envNumber(env, "MEDIA_SECONDS", DEFAULT_SECONDS, (v) => v >= 2 && v <= 7200),
     height: envNumber(env, "MEDIA_HEIGHT", 720, (v) => Number.isInteger(v) && v >= 90 && v <= 2160 && v % 2 === 0),
     fps: envNumber(env, "MEDIA_FPS", 25, (v) => v === 24 || v === 25 || v === 30),
     titles: envNumber(env, "MEDIA_TITLES", 50, (v) => Number.isInteger(v) && v >= 1 && v <= videos.length),
