@@ -14,6 +14,8 @@ export default defineConfig(async () => {
             name: "unit",
             include: ["tests/unit/**/*.test.{ts,tsx}"],
             environment: "node",
+            // Property tests with a thousand runs take seconds on a loaded 2-core machine.
+            testTimeout: 30_000,
           },
         },
         {

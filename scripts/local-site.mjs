@@ -27,17 +27,19 @@ async function waitForServer(url, child, timeoutMs, output) {
 }
 
 /**
- * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number }} options
+ * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string }} options
  *   inspectorPort: serve the worker isolate's devtools protocol on 127.0.0.1:<inspectorPort>
  * @returns {Promise<{ baseURL: string, pid: number | undefined, stop: () => Promise<void> }>}
  */
-export async function startLocalSite({ port, log = () => {}, vars = {}, inspectorPort }) {
-  await prepareLocal({ log });
+export async function startLocalSite({ port, log = () => {}, vars = {}, inspectorPort, persistTo }) {
+  // persistTo: serve another local state directory (already seeded by the caller, e.g. the video benchmark).
+  if (!persistTo) await prepareLocal({ log });
+  const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const inspectorArgs = inspectorPort ? ["--inspector-port", String(inspectorPort), "--inspector-ip", "127.0.0.1"] : [];
   const child = spawn(
     process.execPath,
-    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false", ...inspectorArgs, ...varArgs],
+    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false", ...persistArgs, ...inspectorArgs, ...varArgs],
     { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";

@@ -20,12 +20,12 @@ export const CONFIG_PATH = path.join(REPO_ROOT, "wrangler.toml");
 /** Default persistence of `wrangler dev` for this config (wrangler appends `v3` to `.wrangler/state`). */
 export const PERSIST_PATH = path.join(REPO_ROOT, ".wrangler", "state", "v3");
 
-/** Opens the local bindings of wrangler.toml with wrangler dev's persistence. */
-export async function openLocalBindings() {
+/** Opens the local bindings of wrangler.toml with wrangler dev's persistence (or another `v3` directory). */
+export async function openLocalBindings(persistPath: string = PERSIST_PATH) {
   const { getPlatformProxy } = await import("wrangler");
   return getPlatformProxy<{ MEDIA: R2Bucket; DB: D1Database }>({
     configPath: CONFIG_PATH,
-    persist: { path: PERSIST_PATH },
+    persist: { path: persistPath },
     remoteBindings: false,
   });
 }
@@ -82,10 +82,10 @@ export interface SeedStats {
   bytes: number;
 }
 
-/** Seeds the packs of the given titles into the local MEDIA bucket. */
-export async function seedTitles(titles: ReadonlyArray<{ n: number; dir: string }>, log: (line: string) => void = console.log): Promise<SeedStats> {
+/** Seeds the packs of the given titles into the local MEDIA bucket (of `wrangler dev`, or of another persistence directory). */
+export async function seedTitles(titles: ReadonlyArray<{ n: number; dir: string }>, log: (line: string) => void = console.log, persistPath: string = PERSIST_PATH): Promise<SeedStats> {
   const started = performance.now();
-  const proxy = await openLocalBindings();
+  const proxy = await openLocalBindings(persistPath);
   const stats: SeedStats = { put: 0, skipped: 0, deleted: 0, bytes: 0 };
   try {
     const bucket = proxy.env.MEDIA;
@@ -119,7 +119,7 @@ export async function seedTitles(titles: ReadonlyArray<{ n: number; dir: string 
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   log(
     `media: seeded ${stats.put} objects (${(stats.bytes / 1e6).toFixed(1)} MB), ${stats.skipped} unchanged, ${stats.deleted} stale deleted, ` +
-      `into local R2 MEDIA at ${path.relative(process.cwd(), PERSIST_PATH) || "."} in ${seconds} s`,
+      `into local R2 MEDIA at ${path.relative(process.cwd(), persistPath) || "."} in ${seconds} s`,
   );
   return stats;
 }

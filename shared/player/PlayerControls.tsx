@@ -17,8 +17,10 @@ export interface PlayerControlsProps {
   fullscreen: boolean;
   /** Decided after hydration (document.pictureInPictureEnabled). */
   pip: boolean;
-  /** Renditions, lowest first; the 清晰度 menu shows when there are two or more. */
+  /** Renditions, lowest first (empty until the master playlist is read). */
   levels: readonly Level[];
+  /** False once playback fell back to the progressive file: no 清晰度 menu then. */
+  adaptive: boolean;
   quality: QualityChoice;
   /** Height playing now (for 自动(720P)). */
   height: number | null;
@@ -78,7 +80,8 @@ export function PlayerControls(p: PlayerControlsProps) {
         <span className="player-time">{`${formatTime(p.time)} / ${formatTime(p.duration)}`}</span>
         <span className="player-spacer" />
         <MenuButton className="player-speed" label={rateLabel(p.rate)} ariaLabel={`倍速 ${rateLabel(p.rate)}`} title="播放速度" items={RATE_ITEMS} selected={p.rate} onSelect={p.onRate} />
-        {p.levels.length > 1 ? (
+        {/* Rendered from the server on, so the bar does not shift when the renditions become known. */}
+        {p.adaptive ? (
           <MenuButton<QualityChoice>
             className="player-quality"
             label={choiceLabel(p.quality)}

@@ -54,9 +54,9 @@ export function VideoPlayer({ video }: { video: Video }) {
   const [pip, setPip] = useState(true);
   const errorHandled = useRef(false);
 
-  const memory = usePlaybackMemory(videoRef, video.id, () => {
-    if (!errorHandled.current) void cmd.start();
-  });
+  // Playback starts once the stored preferences are applied and the element is bound to the stream.
+  const [prefsApplied, setPrefsApplied] = useState(false);
+  const memory = usePlaybackMemory(videoRef, video.id, () => setPrefsApplied(true));
   const { lib } = memory;
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
   const stream = useStream(videoRef, master, video.videoFile, () => lib.prefs.quality);
@@ -114,6 +114,13 @@ export function VideoPlayer({ video }: { video: Video }) {
     else if (command === "subtitles") toggleSubtitles();
     else fullscreen.toggle();
   });
+
+  const started = useRef(false);
+  useEffect(() => {
+    if (!prefsApplied || !stream.attached || started.current || errorHandled.current) return;
+    started.current = true;
+    void cmd.start();
+  }, [prefsApplied, stream.attached, cmd]);
 
   // Once mounted: catch up with what the element did before hydration.
   useEffect(() => {
@@ -186,6 +193,7 @@ export function VideoPlayer({ video }: { video: Video }) {
         fullscreen={fullscreen.fullscreen}
         pip={pip}
         levels={stream.levels}
+        adaptive={stream.kind !== "progressive"}
         quality={lib.prefs.quality}
         height={stream.height}
         subtitles={lib.prefs.subtitles}

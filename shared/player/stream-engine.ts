@@ -62,6 +62,8 @@ export interface EngineEvents {
   onHeight(height: number | null): void;
   /** The stream failed for good: the player falls back to the progressive file. */
   onFatal(reason: string): void;
+  /** The element is bound to the stream: play() now plays it (hls.js attaches asynchronously). */
+  onAttached(): void;
 }
 
 export interface StreamEngine {
@@ -121,6 +123,7 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
     switchSource(video, target);
   };
   video.addEventListener("resize", report);
+  events.onAttached();
   fetchLevels(master)
     .then((l) => {
       if (destroyed) return;
@@ -177,7 +180,9 @@ function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityCho
       events.onLevels(levels);
       const chosen = levelForChoice(levels, choice);
       if (chosen) {
-        h.currentLevel = indexOf(chosen);
+        // A remembered 清晰度: start on it and keep it (loadLevel makes the choice manual).
+        h.startLevel = indexOf(chosen);
+        h.loadLevel = indexOf(chosen);
       } else {
         const sorted = h.levels.map((l, i) => ({ bandwidth: l.bitrate, i })).sort((a, b) => a.bandwidth - b.bandwidth);
         h.startLevel = sorted[startLevelIndex(sorted, estimate ?? cfg.defaultEstimateBps, cfg.startBandwidthShare)].i;
@@ -193,6 +198,7 @@ function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityCho
       }
       events.onFatal(`${data.type}: ${data.details}`);
     });
+    h.on(Hls.Events.MEDIA_ATTACHED, () => events.onAttached());
     h.loadSource(master);
     h.attachMedia(video);
   });
@@ -217,5 +223,6 @@ function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityCho
 export function startEngine(kind: EngineKind, video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents): StreamEngine {
   if (kind === "native") return nativeEngine(video, master, choice, events);
   if (kind === "hlsjs") return hlsjsEngine(video, master, choice, events);
+  events.onAttached();
   return { kind, setQuality: () => {}, playing: () => {}, destroy: () => {} };
 }

@@ -10,6 +10,8 @@ export interface StreamState {
   levels: Level[];
   /** Height now playing, when known. */
   height: number | null;
+  /** The element is bound to its source: playback may start. */
+  attached: boolean;
   setQuality(choice: QualityChoice): void;
   /** Call when the element reports an error: true when the player fell back to the MP4 (the error is handled). */
   fallBack(reason: string): boolean;
@@ -26,6 +28,7 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
   const [kind, setKind] = useState<EngineKind | null>(null);
   const [levels, setLevels] = useState<Level[]>([]);
   const [height, setHeight] = useState<number | null>(null);
+  const [attached, setAttached] = useState(false);
   const engine = useRef<StreamEngine | null>(null);
   const fellBack = useRef(false);
 
@@ -41,6 +44,7 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
       setHeight(null);
       setKind("progressive");
       switchSource(video, mp4);
+      setAttached(true);
       return true;
     },
     [videoRef, mp4],
@@ -54,6 +58,7 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
     if (chosen === "progressive") {
       fellBack.current = true;
       switchSource(video, mp4);
+      setAttached(true);
       return;
     }
     // A <source> that fails to load (no playlist, unplayable) fires its error on the <source> element.
@@ -61,7 +66,12 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
       if (event.target instanceof HTMLSourceElement) fallBack("播放列表无法加载");
     };
     video.addEventListener("error", onSourceError, true);
-    engine.current = startEngine(chosen, video, master, initialChoice(), { onLevels: setLevels, onHeight: setHeight, onFatal: fallBack });
+    engine.current = startEngine(chosen, video, master, initialChoice(), {
+      onLevels: setLevels,
+      onHeight: setHeight,
+      onFatal: fallBack,
+      onAttached: () => setAttached(true),
+    });
     return () => {
       video.removeEventListener("error", onSourceError, true);
       engine.current?.destroy();
@@ -75,6 +85,7 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
     kind,
     levels,
     height,
+    attached,
     setQuality: useCallback((choice: QualityChoice) => engine.current?.setQuality(choice), []),
     fallBack,
     playing: useCallback(() => engine.current?.playing(), []),

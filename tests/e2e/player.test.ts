@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getVideo, type Video } from "../../shared/catalogue/index";
+import { mediaNumberOf } from "../../shared/stream/contract";
 import { DESKTOP, PHONE, baseURL, launchBrowser, newPage, screenshot, waitForHydration, type ConsoleLog } from "./browser";
 
 /**
@@ -383,7 +384,7 @@ describe("player", () => {
     expect(next).toMatch(/^video_\d{3}$/);
     await waitPlaying(page, 0.3);
     expect(await page.textContent("h1")).toBe(video(next).title);
-    expect(await page.getAttribute(`${PLAYER} source`, "src")).toBe(`/stream/${video(next).videoFile.replace(/\D/g, "")}/master.m3u8`);
+    expect(await page.getAttribute(`${PLAYER} source`, "src")).toBe(`/stream/${mediaNumberOf(video(next).videoFile)}/master.m3u8`);
     expect(log.errors).toEqual([]);
     await context.close();
   });

@@ -1,0 +1,178 @@
+/**
+ * One playback measurement in Chromium under CDP network emulation: the detail page of a title
+ * with a forced engine (`?engine=native|hlsjs|progressive`), from navigation to 45 s of playback,
+ * then a seek to 80 %. Used by scripts/bench-video/run.ts (`npm run bench:video`).
+ */
+import type { Browser } from "playwright-core";
+
+export interface NetworkProfile {
+  name: string;
+  /** Download and upload, bits per second. */
+  downBps: number;
+  upBps: number;
+  /** Round trip added to every request, ms. */
+  rttMs: number;
+}
+
+/** The three links of the streaming issue. */
+export const PROFILES: readonly NetworkProfile[] = [
+  { name: "fast 4G", downBps: 9_000_000, upBps: 1_500_000, rttMs: 40 },
+  { name: "slow 4G", downBps: 1_600_000, upBps: 750_000, rttMs: 150 },
+  { name: "3G", downBps: 750_000, upBps: 250_000, rttMs: 300 },
+];
+
+export type Engine = "native" | "hlsjs" | "progressive";
+
+export interface PlaybackFigures {
+  engine: Engine;
+  profile: string;
+  /** Navigation start → first `playing` (the first frame moves), ms. */
+  firstFrameMs: number | null;
+  /** Player ready (hydrated) → first frame, ms. */
+  firstFrameAfterHydrationMs: number | null;
+  /** `waiting` events after the first frame within the first 45 s of playback. */
+  stalls: number;
+  stallMs: number;
+  /** Bytes received in the first 30 s after navigation: media (playlists, segments, MP4) and all. */
+  mediaBytes30s: number;
+  totalBytes30s: number;
+  /** Seek to 80 % → playing again (time advancing), ms; null when it never resumed. */
+  seekResumeMs: number | null;
+  /** Highest decoded height seen, and the height at the end of the 45 s. */
+  maxHeight: number;
+  endHeight: number;
+  /** hls.js chunk bytes fetched (0 when not loaded). */
+  hlsJsBytes: number;
+}
+
+/** In-page probe: records media events on the page's <video> (capture phase on the document). */
+const PROBE = () => {
+  const w = window as unknown as { __vb: { events: Array<[string, number]>; heights: number[] } };
+  w.__vb = { events: [], heights: [] };
+  for (const type of ["playing", "waiting", "seeking", "seeked", "timeupdate", "error"]) {
+    document.addEventListener(
+      type,
+      (e) => {
+        if (e.target instanceof HTMLVideoElement) w.__vb.events.push([type === "timeupdate" ? `t:${e.target.currentTime.toFixed(2)}` : type, performance.now()]);
+      },
+      true,
+    );
+  }
+  setInterval(() => {
+    const v = document.querySelector("video");
+    if (v && v.videoHeight) w.__vb.heights.push(v.videoHeight);
+  }, 250);
+};
+
+const WATCH_MS = 45_000;
+const BYTES_WINDOW_MS = 30_000;
+
+export async function measurePlayback(browser: Browser, url: string, engine: Engine, profile: NetworkProfile): Promise<PlaybackFigures> {
+  const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 2 });
+  await context.addInitScript(PROBE);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: profile.rttMs,
+    downloadThroughput: profile.downBps / 8,
+    uploadThroughput: profile.upBps / 8,
+  });
+  const urls = new Map<string, string>();
+  let mediaBytes = 0;
+  let totalBytes = 0;
+  let hlsJsBytes = 0;
+  let windowOpen = true;
+  cdp.on("Network.requestWillBeSent", (e: { requestId: string; request: { url: string } }) => urls.set(e.requestId, e.request.url));
+  cdp.on("Network.dataReceived", (e: { requestId: string; encodedDataLength: number; dataLength: number }) => {
+    const u = urls.get(e.requestId) ?? "";
+    const n = e.encodedDataLength || e.dataLength;
+    if (/hls\.light/.test(u)) hlsJsBytes += n;
+    if (!windowOpen) return;
+    totalBytes += n;
+    if (/\/stream\/|\.mp4(\?|$)/.test(u)) mediaBytes += n;
+  });
+  const closeWindow = setTimeout(() => (windowOpen = false), BYTES_WINDOW_MS);
+
+  await page.goto(`${url}${url.includes("?") ? "&" : "?"}engine=${engine}`, { waitUntil: "commit" });
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 120_000 });
+  const hydratedAt = await page.evaluate(() => performance.now());
+  // Wait for the first frame, then 45 s of playback.
+  await page.waitForFunction(() => (window as unknown as { __vb: { events: Array<[string, number]> } }).__vb.events.some(([t]) => t === "playing"), undefined, { timeout: 120_000 }).catch(() => {});
+  const firstPlaying = await page.evaluate(() => (window as unknown as { __vb: { events: Array<[string, number]> } }).__vb.events.find(([t]) => t === "playing")?.[1] ?? null);
+  if (firstPlaying !== null) await page.waitForTimeout(Math.max(0, firstPlaying + WATCH_MS - (await page.evaluate(() => performance.now()))));
+
+  const watched = await page.evaluate(
+    ({ start, watch }) => {
+      const vb = (window as unknown as { __vb: { events: Array<[string, number]>; heights: number[] } }).__vb;
+      let stalls = 0;
+      let stallMs = 0;
+      let since: number | null = null;
+      for (const [type, at] of vb.events) {
+        if (start === null || at < start || at > start + watch) continue;
+        if (type === "waiting" && since === null) {
+          stalls++;
+          since = at;
+        } else if ((type === "playing" || type === "seeked") && since !== null) {
+          stallMs += at - since;
+          since = null;
+        }
+      }
+      if (since !== null && start !== null) stallMs += start + watch - since;
+      const v = document.querySelector("video");
+      return { stalls, stallMs, maxHeight: Math.max(0, ...vb.heights), endHeight: v?.videoHeight ?? 0 };
+    },
+    { start: firstPlaying, watch: WATCH_MS },
+  );
+
+  // Seek to 80 % and wait until time moves past the target again.
+  const seekResumeMs = await page
+    .evaluate(async () => {
+      const v = document.querySelector("video");
+      if (!v || !(v.duration > 0)) return null;
+      const target = v.duration * 0.8;
+      const t0 = performance.now();
+      v.currentTime = target;
+      if (v.paused) void v.play().catch(() => {});
+      return await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => resolve(null), 30_000);
+        const check = () => {
+          if (v.currentTime > target + 0.05 && !v.paused) {
+            clearTimeout(timer);
+            v.removeEventListener("timeupdate", check);
+            resolve(performance.now() - t0);
+          }
+        };
+        v.addEventListener("timeupdate", check);
+      });
+    })
+    .catch(() => null);
+
+  clearTimeout(closeWindow);
+  await context.close();
+  return {
+    engine,
+    profile: profile.name,
+    firstFrameMs: firstPlaying,
+    firstFrameAfterHydrationMs: firstPlaying === null ? null : Math.max(0, firstPlaying - hydratedAt),
+    stalls: watched.stalls,
+    stallMs: Math.round(watched.stallMs),
+    mediaBytes30s: mediaBytes,
+    totalBytes30s: totalBytes,
+    seekResumeMs: seekResumeMs === null ? null : Math.round(seekResumeMs),
+    maxHeight: watched.maxHeight,
+    endHeight: watched.endHeight,
+    hlsJsBytes,
+  };
+}
+
+/** Median of the numbers (nulls count as the worst: Infinity, shown as null when they win). */
+export function median(values: ReadonlyArray<number | null>): number | null {
+  if (values.length === 0) return null;
+  const sorted = values.map((v) => v ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const m = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return Number.isFinite(m) ? m : null;
+}
