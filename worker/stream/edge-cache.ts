@@ -16,7 +16,7 @@
  *   debugging aid (and what the tests read); it is not stored.
  */
 import type { AppContext } from "../app-env";
-import { contentRange, parseRangeSpec } from "../media/range";
+import { contentRange } from "../media/range";
 import {
   answerFromRepresentation,
   decideRange,
@@ -54,11 +54,12 @@ export interface EdgeCacheSource {
    */
   loadWhole: () => Promise<Response>;
   /**
-   * Optional. Answers a miss that does not want the whole body (a Range other than `bytes=0-`,
-   * a conditional request, a HEAD), and every request when there is no cache,
+   * Optional, for large files. Answers every miss (and every request when there is no cache)
    * straight from the origin, while the whole representation is loaded into the cache in the
-   * background — for large files, where waiting for the whole object before a seek's slice
-   * would be slow. Default: such misses are answered from `loadWhole` like plain GETs.
+   * background by a second read. Without it a miss is answered from `loadWhole`, its body
+   * split between the client and the cache: right for small files (one read), but for a large
+   * one a slow client would leave up to the whole file buffered in the isolate's memory, and a
+   * seek would wait for every byte before its range.
    */
   answerMiss?: () => Promise<Response>;
 }
@@ -80,17 +81,6 @@ export const RANGED_READ_ABOVE = 2 * 1024 * 1024;
 
 /** Statuses after which a background fill is worth trying (the object exists). */
 const FOUND = new Set([200, 206, 304, 416]);
-
-/**
- * Whether the answer to `request` is the whole body anyway: an unconditional GET without a
- * usable Range, or with `bytes=0-` (what a browser's video element sends first).
- */
-function wantsWholeBody(request: Request): boolean {
-  const h = request.headers;
-  if (request.method !== "GET" || h.has("If-None-Match") || h.has("If-Modified-Since")) return false;
-  const spec = parseRangeSpec(h.get("Range"));
-  return spec === null || (spec.type === "int" && spec.first === 0 && spec.last === undefined);
-}
 
 function marked(response: Response, state: "HIT" | "MISS"): Response {
   const res = new Response(response.body, response);
@@ -154,7 +144,7 @@ export async function serveThroughEdgeCache(
     inBackground(c, cache.delete(key));
   }
 
-  if (source.answerMiss && !wantsWholeBody(request)) {
+  if (source.answerMiss) {
     const answer = await source.answerMiss();
     if (FOUND.has(answer.status)) inBackground(c, fill(cache, key, source));
     return marked(answer, "MISS");
