@@ -452,6 +452,36 @@ describe("progressive media through the edge cache", () => {
     expect(after.calls).toEqual([]);
   });
 
+  // Why: concurrent viewers of a new video must not each read the whole file in the background.
+  it("while a background fill runs, another miss on the same file starts none", async () => {
+    await env.MEDIA.put("47.mp4", content(SIZE, 47));
+    const calls: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const bucket = {
+      get: async (key: string, options?: R2GetOptions) => {
+        calls.push(`get ${key}${options?.range ? " ranged" : ""}`);
+        if (!options?.range) await gate; // the whole read of the fill waits until released
+        return env.MEDIA.get(key, options);
+      },
+      head: (key: string) => env.MEDIA.head(key),
+    } as unknown as R2Bucket;
+    const start = async () => {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(new Request(ORIGIN + "/47.mp4", { headers: { Range: "bytes=0-9" } }), { ...env, MEDIA: bucket }, ctx);
+      expect(res.status).toBe(206);
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(content(SIZE, 47).slice(0, 10));
+      return ctx;
+    };
+    const first = await start();
+    const second = await start();
+    release();
+    await waitOnExecutionContext(first);
+    await waitOnExecutionContext(second);
+    expect(calls).toEqual(["get 47.mp4 ranged", "get 47.mp4", "get 47.mp4 ranged"]);
+    expect((await fetchPath("/47.mp4", { headers: { Range: "bytes=0-9" } })).res.headers.get("X-Cache")).toBe("HIT");
+  });
+
   // Why: a missing video is not cached and does not start a background fill.
   it("a missing /N.mp4 → 404, one R2 read, nothing stored", async () => {
     const spy = bucketSpy();

@@ -98,6 +98,19 @@ function inBackground(c: AppContext, work: Promise<unknown>): void {
   }
 }
 
+/**
+ * Background fills under way in this isolate, by cache-key URL: while one runs, further misses
+ * on the same file start none (a popular new video would otherwise be read whole once per
+ * concurrent viewer). Per isolate only; other isolates may still fill the same file.
+ */
+const fillsInFlight = new Set<string>();
+
+function fillOnce(c: AppContext, cache: Cache, key: Request, source: EdgeCacheSource): void {
+  if (fillsInFlight.has(key.url)) return;
+  fillsInFlight.add(key.url);
+  inBackground(c, fill(cache, key, source).finally(() => fillsInFlight.delete(key.url)));
+}
+
 /** Loads the whole representation and stores it when it is a usable 200 (background fills). */
 async function fill(cache: Cache, key: Request, source: EdgeCacheSource): Promise<void> {
   const whole = await source.loadWhole();
@@ -146,7 +159,7 @@ export async function serveThroughEdgeCache(
 
   if (source.answerMiss) {
     const answer = await source.answerMiss();
-    if (FOUND.has(answer.status)) inBackground(c, fill(cache, key, source));
+    if (FOUND.has(answer.status)) fillOnce(c, cache, key, source);
     return marked(answer, "MISS");
   }
 
