@@ -9,9 +9,14 @@
  *   are never stored.
  * - Answered: every request is answered from a whole representation by representation.ts
  *   (304 / 206 / 416 / 200 with the rules of worker/media/range.ts). The cache's own Range and
- *   conditional handling is not used, so answers are the same on a hit and on a miss, in
+ *   conditional handling is not relied on, so answers are the same on a hit and on a miss, in
  *   production and locally (miniflare's cache answers several ranges with multipart bodies;
- *   range.ts sends the whole file then).
+ *   range.ts sends the whole file then). The one use of it: for a copy over
+ *   `rangedReadAbove` bytes, the range range.ts decided is read from the cache by range, and
+ *   that answer is kept only if it is exactly that range of the same representation.
+ * - Misses: small files (stream segments, playlists) are read once and the body is split
+ *   between the client and the cache; sources with `answerMiss` (progressive videos) answer
+ *   from their own read and fill the cache with a second, background read.
  * - `X-Cache: HIT` when the answer came from the edge cache, `MISS` when it came from R2 — a
  *   debugging aid (and what the tests read); it is not stored.
  */
