@@ -3,7 +3,7 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
 /**
- * Security headers on every response of the worker; HTML gets a CSP whose
+ * Security headers of the site's responses; HTML gets a CSP whose
  * script-src allows only this site and a fresh per-request nonce (the
  * hydration data and React's streaming scripts carry it), no 'unsafe-inline'.
  */
@@ -33,6 +33,7 @@ const SITE_SECURITY: SecureHeadersOptions = {
   xXssProtection: "0",
 };
 
+/** On every response of the worker except /stream/ (worker/index.ts). */
 export const securityHeaders = secureHeaders(SITE_SECURITY);
 
 /**

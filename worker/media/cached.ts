@@ -1,9 +1,9 @@
 /**
  * `/N.mp4` and `/N.webp` through the edge cache (worker/stream/edge-cache.ts), like the
- * stream files: a plain GET (or `Range: bytes=0-`) on a miss reads the whole object once and
- * stores it; another Range, a conditional or a HEAD request on a miss is answered by serve.ts (one ranged R2 read, so a
- * seek into a large video does not wait for the whole file) while the whole object is stored
- * in the background. Hits are answered from the cached copy with the same RFC 9110 rules.
+ * stream files. A miss is answered by serve.ts (one R2 read, ranged for a Range, so a seek
+ * does not wait for the whole file and nothing is buffered for a slow client) while a second
+ * read stores the whole object in the background. Hits are answered from the cached copy with
+ * the same RFC 9110 rules.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";

@@ -9,14 +9,19 @@
  *   are never stored.
  * - Answered: every request is answered from a whole representation by representation.ts
  *   (304 / 206 / 416 / 200 with the rules of worker/media/range.ts). The cache's own Range and
- *   conditional handling is not used, so answers are the same on a hit and on a miss, in
+ *   conditional handling is not relied on, so answers are the same on a hit and on a miss, in
  *   production and locally (miniflare's cache answers several ranges with multipart bodies;
- *   range.ts sends the whole file then).
+ *   range.ts sends the whole file then). The one use of it: for a copy over
+ *   `rangedReadAbove` bytes, the range range.ts decided is read from the cache by range, and
+ *   that answer is kept only if it is exactly that range of the same representation.
+ * - Misses: small files (stream segments, playlists) are read once and the body is split
+ *   between the client and the cache; sources with `answerMiss` (progressive videos) answer
+ *   from their own read and fill the cache with a second, background read.
  * - `X-Cache: HIT` when the answer came from the edge cache, `MISS` when it came from R2 — a
  *   debugging aid (and what the tests read); it is not stored.
  */
 import type { AppContext } from "../app-env";
-import { contentRange, parseRangeSpec } from "../media/range";
+import { contentRange } from "../media/range";
 import {
   answerFromRepresentation,
   decideRange,
@@ -54,11 +59,12 @@ export interface EdgeCacheSource {
    */
   loadWhole: () => Promise<Response>;
   /**
-   * Optional. Answers a miss that does not want the whole body (a Range other than `bytes=0-`,
-   * a conditional request, a HEAD), and every request when there is no cache,
+   * Optional, for large files. Answers every miss (and every request when there is no cache)
    * straight from the origin, while the whole representation is loaded into the cache in the
-   * background — for large files, where waiting for the whole object before a seek's slice
-   * would be slow. Default: such misses are answered from `loadWhole` like plain GETs.
+   * background by a second read. Without it a miss is answered from `loadWhole`, its body
+   * split between the client and the cache: right for small files (one read), but for a large
+   * one a slow client would leave up to the whole file buffered in the isolate's memory, and a
+   * seek would wait for every byte before its range.
    */
   answerMiss?: () => Promise<Response>;
 }
@@ -81,17 +87,6 @@ export const RANGED_READ_ABOVE = 2 * 1024 * 1024;
 /** Statuses after which a background fill is worth trying (the object exists). */
 const FOUND = new Set([200, 206, 304, 416]);
 
-/**
- * Whether the answer to `request` is the whole body anyway: an unconditional GET without a
- * usable Range, or with `bytes=0-` (what a browser's video element sends first).
- */
-function wantsWholeBody(request: Request): boolean {
-  const h = request.headers;
-  if (request.method !== "GET" || h.has("If-None-Match") || h.has("If-Modified-Since")) return false;
-  const spec = parseRangeSpec(h.get("Range"));
-  return spec === null || (spec.type === "int" && spec.first === 0 && spec.last === undefined);
-}
-
 function marked(response: Response, state: "HIT" | "MISS"): Response {
   const res = new Response(response.body, response);
   res.headers.set("X-Cache", state);
@@ -106,6 +101,19 @@ function inBackground(c: AppContext, work: Promise<unknown>): void {
   } catch {
     // No execution context (a bare app.fetch in a test): the promise still runs.
   }
+}
+
+/**
+ * Background fills under way in this isolate, by cache-key URL: while one runs, further misses
+ * on the same file start none (a popular new video would otherwise be read whole once per
+ * concurrent viewer). Per isolate only; other isolates may still fill the same file.
+ */
+const fillsInFlight = new Set<string>();
+
+function fillOnce(c: AppContext, cache: Cache, key: Request, source: EdgeCacheSource): void {
+  if (fillsInFlight.has(key.url)) return;
+  fillsInFlight.add(key.url);
+  inBackground(c, fill(cache, key, source).finally(() => fillsInFlight.delete(key.url)));
 }
 
 /** Loads the whole representation and stores it when it is a usable 200 (background fills). */
@@ -154,9 +162,9 @@ export async function serveThroughEdgeCache(
     inBackground(c, cache.delete(key));
   }
 
-  if (source.answerMiss && !wantsWholeBody(request)) {
+  if (source.answerMiss) {
     const answer = await source.answerMiss();
-    if (FOUND.has(answer.status)) inBackground(c, fill(cache, key, source));
+    if (FOUND.has(answer.status)) fillOnce(c, cache, key, source);
     return marked(answer, "MISS");
   }
 
