@@ -15,7 +15,3 @@ export function recordFailure(): number {
 export function resetFailures(): void {
   failures = 0;
 }
-
-export function failureCount(): number {
-  return failures;
-}
