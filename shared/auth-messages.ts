@@ -6,6 +6,8 @@ export const PASSWORD_MISMATCH = "密码确认不匹配";
 export const PASSWORD_TOO_SHORT = "密码长度至少6位";
 export const PASSWORD_TOO_LONG = "密码过长，请不超过72个字节（约24个汉字）";
 export const TOO_MANY_ATTEMPTS = "尝试次数过多，请稍后再试";
+export const RESET_MAIL_SENT = "如果该邮箱已注册，我们已发送重设密码的邮件，请在1小时内点击邮件中的链接。";
+export const CONFIRMATION_MAIL_SENT = "如果该邮箱尚未验证，我们已重新发送验证邮件，请查收。";
 export const SIGN_UP_SUCCESS = "注册成功！如已开启邮箱验证，请查收邮件中的验证链接后再登录。";
 
 const MESSAGES: Record<string, string> = {

@@ -9,7 +9,7 @@ import { isCrossSiteRequest } from "./csrf";
 import { deviceRoutes } from "./devices";
 import { emailLinkRoutes } from "./email-links";
 import { API_RATE_LIMITS, formNext, formRedirect, jsonError, limited, nextParam, serviceError, unavailable } from "./responses";
-import { accountStep, applySession, clearSessionCookies, createRequestSession, currentUser, isUser, libraryOf, toSessionUser } from "./session";
+import { accountStep, applySession, clearSessionCookies, createRequestSession, currentUser, dropCodeVerifier, isUser, libraryOf, toSessionUser } from "./session";
 
 export { API_RATE_LIMITS } from "./responses";
 
@@ -59,8 +59,10 @@ authApi.post("/sign-up", async (c) => {
   const { data, error } = await session.client.auth.signUp({
     email,
     password,
-    options: { emailRedirectTo: `${new URL(c.req.url).origin}/api/auth/confirm` },
+    // The link in the e-mail is /api/auth/verify?token_hash=… (worker/auth/email-links.ts), never a PKCE code.
+    options: { emailRedirectTo: `${new URL(c.req.url).origin}/` },
   });
+  dropCodeVerifier(session);
   if (error) return body.form ? back(error.code ?? "unknown") : serviceError(c, error);
   // A sign-up answer always names the user; anything else is not a working account service.
   if (!isUser(data.user)) return body.form ? back("unknown") : unavailable(c, "sign-up answered without a user");
@@ -134,16 +136,6 @@ authApi.put("/user", async (c) => {
   const { data: updated, error } = await session.client.auth.updateUser({ data: { library } });
   if (error || !updated.user) return applySession(session, error ? serviceError(c, error) : jsonError(c, 400, "unknown"));
   return applySession(session, c.json({ user: toSessionUser(updated.user), library: libraryOf(updated.user) }, 200, { "Cache-Control": "private, no-store" }));
-});
-
-/** The e-mail confirmation link of a real Supabase project (PKCE): finish the sign-in, then home. */
-authApi.get("/confirm", async (c) => {
-  const code = c.req.query("code");
-  const session = createRequestSession(c);
-  if (!code) return c.redirect("/auth?mode=signin&error=unknown", 303);
-  const { error } = await session.client.auth.exchangeCodeForSession(code);
-  if (error) return formRedirect(c, session, `/auth?mode=signin&error=${encodeURIComponent(error.code ?? "unknown")}`);
-  return formRedirect(c, session, "/");
 });
 
 emailLinkRoutes(authApi);

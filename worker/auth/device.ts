@@ -9,7 +9,9 @@ export function deviceLabel(userAgent: string | null): string {
   const { browser, os } = Bowser.parse(userAgent);
   const major = browser.version?.split(".")[0];
   const name = browser.name ? `${browser.name}${major ? ` ${major}` : ""}` : "";
-  const system = os.name ? `${os.name}${os.versionName ? ` ${os.versionName}` : ""}` : "";
+  // Windows is known by its marketing name ("10", "11"); other systems by their major version.
+  const osVersion = os.name === "Windows" ? os.versionName : os.version?.split(".")[0];
+  const system = os.name ? `${os.name}${osVersion ? ` ${osVersion}` : ""}` : "";
   return [name, system].filter(Boolean).join(" · ") || "未知设备";
 }
 

@@ -4,21 +4,13 @@
  * /sessions extension; a real Supabase project has no such API (answered 501).
  */
 import type { Hono } from "hono";
+import type { DeviceSession } from "../../shared/device-session";
 import type { AppContext, AppEnv } from "../app-env";
 import type { SessionListItem } from "../account-service/routes/sessions";
 import { countryName, deviceLabel } from "./device";
 import { jsonError } from "./responses";
 import { applySession, createRequestSession, currentUser, type RequestSession } from "./session";
 
-/** One device as the profile shows it. */
-export interface DeviceSession {
-  id: string;
-  device: string;
-  country: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-  current: boolean;
-}
 
 /** A call to the service's /sessions API with the visitor's (possibly just refreshed) access token. */
 async function sessionsCall(session: RequestSession, method: "GET" | "DELETE", path = ""): Promise<Response | null> {

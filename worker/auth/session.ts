@@ -127,6 +127,15 @@ export function sessionlessClient(session: RequestSession): SupabaseClient {
   });
 }
 
+/**
+ * Drops the PKCE code-verifier cookie supabase-js writes before a sign-up or e-mail request: the
+ * links of this site carry a token hash (POST /verify), never a PKCE code, so the verifier would
+ * only be a stray cookie (and would make every page think a session is there).
+ */
+export function dropCodeVerifier(session: RequestSession): void {
+  session.pendingCookies = session.pendingCookies.filter((cookie) => !cookie.name.endsWith("-code-verifier"));
+}
+
 /** Expires every session cookie the request carried (tampered, expired or signed out). */
 export function clearSessionCookies(session: RequestSession): void {
   for (const name of session.cookieNames) {
