@@ -25,7 +25,7 @@ CREATE TABLE one_time_tokens (
   user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   kind       TEXT NOT NULL,                                     -- 'signup' | 'recovery' | 'email_change'
   relates_to TEXT NOT NULL,                                     -- the address the link was sent to
-  created_at INTEGER NOT NULL                                   -- ms; valid for one hour
+  created_at INTEGER NOT NULL                                   -- ms, valid for one hour
 );
 
 CREATE INDEX one_time_tokens_user_kind_idx ON one_time_tokens (user_id, kind);

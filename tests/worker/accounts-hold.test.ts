@@ -4,6 +4,7 @@
 // password reset and e-mail confirmation.
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import { RATE_LIMITS } from "../../worker/account-service";
 import { verifyJwt } from "../../worker/account-service/jwt";
 import { absorb, call, decodeSession, expiringCopy, linkIn, mailTo, PASSWORD, setCookies, signUp, uniqueEmail, uniqueIp, userOf, type Jar } from "./helpers/visitor";
 
@@ -30,10 +31,10 @@ describe("rate limits never sign anyone out", () => {
   /** Fills this session's refresh budget (the per-session counter of the service), so its next refresh gets 429. */
   async function exhaustRefreshes(jar: Jar): Promise<void> {
     const claims = JSON.parse(atob(decodeSession(jar).access_token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))) as { session_id: string };
-    const windowMs = 300_000;
+    const windowMs = RATE_LIMITS.refresh.windowMs;
     if (Date.now() % windowMs > windowMs - 5_000) await new Promise((r) => setTimeout(r, 6_000));
-    await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 150)")
-      .bind(`refresh:${claims.session_id}`, Math.floor(Date.now() / windowMs) * windowMs)
+    await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
+      .bind(`refresh:${claims.session_id}`, Math.floor(Date.now() / windowMs) * windowMs, RATE_LIMITS.refresh.limit)
       .run();
   }
 

@@ -21,8 +21,11 @@ const FIVE_MINUTES = 300_000;
 export const RATE_LIMITS = {
   /** Password grants and sign-ups, per visitor address. */
   password: { bucket: "password", limit: 30, windowMs: FIVE_MINUTES },
-  /** Refresh-token grants, per session. */
-  refresh: { bucket: "refresh", limit: 150, windowMs: FIVE_MINUTES },
+  /**
+   * Refresh-token grants, per session: only a bound on what one session can cost, far above real
+   * use (a device refreshes about once an hour; opening many tabs at once makes a short burst).
+   */
+  refresh: { bucket: "refresh", limit: 1800, windowMs: FIVE_MINUTES },
   /** Refresh tokens that match no session, per visitor address. */
   unknownRefresh: { bucket: "refresh_unknown", limit: 150, windowMs: FIVE_MINUTES },
   /** PUT /user, per user. */
