@@ -48,6 +48,7 @@ async function listDevices(c: AppContext): Promise<Response> {
     lastSeenAt: s.last_seen_at,
     current: s.current,
   }));
+  devices.sort((a, b) => Number(b.current) - Number(a.current)); // this device first, then by last seen
   return applySession(session, c.json({ sessions: devices }, 200, { "Cache-Control": "private, no-store" }));
 }
 

@@ -20,7 +20,7 @@ export function resetLink(origin: string, tokenHash: string): string {
 function message(to: string, subject: string, lines: string[], link?: { href: string; label: string }): MailMessage {
   const text = [...lines, ...(link ? [`${link.label}：${link.href}`] : []), "", "如果这不是您本人的操作，请忽略本邮件。"].join("\n");
   const body = html`<div style="font-family:sans-serif;line-height:1.6">${lines.map((line) => html`<p>${line}</p>`)}${
-    link ? html`<p><a href="${link.href}">${link.label}</a></p><p style="color:#888;font-size:13px">${link.href}</p>` : ""
+    link ? html`<p><a href="${link.href}">${link.label}</a></p><p style="color:#888;font-size:13px;word-break:break-all">${link.href}</p>` : ""
   }<p style="color:#888;font-size:13px">如果这不是您本人的操作，请忽略本邮件。</p></div>`;
   return { to, subject, text, html: body.toString() };
 }
