@@ -120,6 +120,35 @@ describe("per-account throttling", () => {
   });
 });
 
+describe("per-account throttling in front of a real Supabase project", () => {
+  it("the worker counts wrong passwords itself and stops asking the service after 5", async () => {
+    const REMOTE = "https://accounts.throttle.test";
+    const realFetch = globalThis.fetch;
+    const calls: string[] = [];
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = new Request(input, init);
+      if (!req.url.startsWith(REMOTE)) return realFetch(input, init);
+      calls.push(new URL(req.url).pathname);
+      // What Supabase Auth answers to a wrong password (shared/reference/account-service.md).
+      return new Response(JSON.stringify({ code: "invalid_credentials", message: "Invalid login credentials" }), {
+        status: 400,
+        headers: { "Content-Type": "application/json", "X-Supabase-Api-Version": "2024-01-01" },
+      });
+    });
+    try {
+      const remote = { SUPABASE_URL: REMOTE, SUPABASE_ANON_KEY: "k" };
+      const email = uniqueEmail("remote-throttle");
+      for (let i = 0; i < 5; i++) expect((await call("POST", "/api/auth/sign-in", { env: remote, json: { email, password: "wrong" } })).status).toBe(400);
+      const locked = await call("POST", "/api/auth/sign-in", { env: remote, ip: uniqueIp(), json: { email, password: PASSWORD } });
+      expect(locked.status).toBe(429);
+      expect(((await locked.json()) as { error: { message: string } }).error.message).toBe("尝试次数过多，请稍后再试");
+      expect(calls).toHaveLength(5);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
 describe("signing key", () => {
   it("without AUTH_JWT_SECRET, tokens are signed with a random key kept in D1 — never the old repository constant", async () => {
     expect(env.AUTH_JWT_SECRET).toBeUndefined();

@@ -4,6 +4,7 @@ import { signUpProblem } from "../../shared/auth-messages";
 import { EMPTY_LIBRARY, parseLibrary, type Library } from "../../shared/library";
 import type { AppEnv } from "../app-env";
 import { limitBody } from "../request-body";
+import { noteSignIn, signInLockSeconds } from "./sign-in-throttle";
 import { credentialsOf, readAuthBody } from "./body";
 import { isCrossSiteRequest } from "./csrf";
 import { deviceRoutes } from "./devices";
@@ -34,7 +35,10 @@ authApi.post("/sign-in", async (c) => {
   if (await limited(c, API_RATE_LIMITS.password)) return body.form ? back("over_request_rate_limit") : jsonError(c, 429, "over_request_rate_limit");
   const { email, password } = credentialsOf(body.value);
   if (!email || !password) return body.form ? back("validation_failed") : jsonError(c, 400, "validation_failed");
+  const lockSeconds = await signInLockSeconds(c, email);
+  if (lockSeconds > 0) return body.form ? back("too_many_attempts") : jsonError(c, 429, "too_many_attempts");
   const { data, error } = await session.client.auth.signInWithPassword({ email, password });
+  if (error?.code === "invalid_credentials" || (!error && isUser(data.user))) await noteSignIn(c, email, error ? "wrong_password" : "success");
   if (error || !isUser(data.user)) {
     if (body.form) return back(error?.code ?? "unknown");
     // A success without a user is not an answer of a working account service.

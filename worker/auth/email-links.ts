@@ -8,6 +8,7 @@ import type { Hono } from "hono";
 import { signUpProblem } from "../../shared/auth-messages";
 import type { AppContext, AppEnv } from "../app-env";
 import { readAuthBody, textField } from "./body";
+import { noteSignIn } from "./sign-in-throttle";
 import { API_RATE_LIMITS, formRedirect, jsonError, limited, serviceError } from "./responses";
 import { applySession, createRequestSession, currentUser, libraryOf, sessionlessClient, toSessionUser, type RequestSession } from "./session";
 
@@ -80,6 +81,8 @@ async function resetPassword(c: AppContext): Promise<Response> {
     const code = error?.code ?? "unknown";
     return body.form ? back(code) : applySession(session, error ? serviceError(c, error) : jsonError(c, 400, code));
   }
+  // A password reset lifts the sign-in throttle of the address.
+  if (data.user.email) await noteSignIn(c, data.user.email, "success");
   if (body.form) return formRedirect(c, session, "/");
   return applySession(session, c.json({ user: toSessionUser(data.user), library: libraryOf(data.user) }));
 }
