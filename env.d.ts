@@ -24,6 +24,17 @@ declare namespace Cloudflare {
   MEDIA_CACHE?: string;
   /** Milliseconds one request waits for the account service (default 8000). */
   ACCOUNT_SERVICE_TIMEOUT_MS?: string;
+  /** Days without a refresh after which a session ends (default 30). */
+  AUTH_SESSION_INACTIVITY_DAYS?: string;
+  /** Days after the sign-in at which a session ends (default 90). */
+  AUTH_SESSION_LIFETIME_DAYS?: string;
+  /** Sender of the account e-mails. */
+  MAIL_FROM?: string;
+  /** HTTP mail API (secret): POST JSON {from, to, subject, html, text} with a bearer key. */
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
+  /** Cloudflare Email Service binding ([[send_email]] name = "EMAIL"), optional. */
+  EMAIL?: SendEmail;
   /** Only in the worker tests: the D1 migrations to apply. */
   TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
   }

@@ -1,4 +1,5 @@
 import type { AccountActions, AuthFailure, AuthResult } from "../shared/account-context";
+import type { DeviceSession } from "../shared/device-session";
 import { authErrorMessage } from "../shared/auth-messages";
 import { parseLibrary, type Library } from "../shared/library";
 import type { SessionUser } from "../shared/session-user";
@@ -8,6 +9,7 @@ export type AuthChangeEvent = "INITIAL_SESSION" | "SIGNED_IN" | "SIGNED_OUT" | "
 export type AuthListener = (event: AuthChangeEvent, session: { user: SessionUser } | null) => void;
 
 interface ApiBody {
+  sessions?: DeviceSession[];
   user?: SessionUser | null;
   library?: unknown;
   confirmationRequired?: boolean;
@@ -110,7 +112,7 @@ export class AccountClient implements AccountActions {
     }
   }
 
-  private async authenticate(path: "sign-in" | "sign-up", payload: Record<string, string>): Promise<AuthResult> {
+  private async authenticate(path: "sign-in" | "sign-up" | "reset", payload: Record<string, string>): Promise<AuthResult> {
     try {
       const { status, body } = await this.call("POST", path, payload);
       if (status !== 200) return { user: null, error: AccountClient.failure(status, body) };
@@ -136,13 +138,47 @@ export class AccountClient implements AccountActions {
     return this.authenticate("sign-up", { email, password, confirmPassword });
   }
 
-  async signOut(): Promise<void> {
+  async signOut(scope: "local" | "global" = "local"): Promise<void> {
     try {
-      await this.call("POST", "sign-out", {});
+      await this.call("POST", "sign-out", scope === "local" ? {} : { scope });
     } catch (error) {
       console.error("sign-out failed", error);
     }
     this.set("SIGNED_OUT", null, null, true);
+  }
+
+  /** A call whose only result is success or a failure to show. */
+  private async attempt(method: string, path: string, body?: unknown): Promise<AuthFailure | null> {
+    try {
+      const { status, body: answer } = await this.call(method, path, body);
+      return status === 200 ? null : AccountClient.failure(status, answer);
+    } catch (error) {
+      console.error(`${path} failed`, error);
+      return { code: "network", message: authErrorMessage(null) };
+    }
+  }
+
+  requestPasswordReset(email: string): Promise<AuthFailure | null> {
+    return this.attempt("POST", "recover", { email });
+  }
+
+  resetPassword(tokenHash: string, password: string, confirmPassword: string): Promise<AuthResult> {
+    return this.authenticate("reset", { token_hash: tokenHash, password, confirmPassword });
+  }
+
+  async listSessions(): Promise<{ sessions: DeviceSession[] | null; error: AuthFailure | null }> {
+    try {
+      const { status, body } = await this.call("GET", "sessions");
+      if (status !== 200 || !Array.isArray(body.sessions)) return { sessions: null, error: AccountClient.failure(status, body) };
+      return { sessions: body.sessions, error: null };
+    } catch (error) {
+      console.error("listing sessions failed", error);
+      return { sessions: null, error: { code: "network", message: authErrorMessage(null) } };
+    }
+  }
+
+  signOutSession(id: string): Promise<AuthFailure | null> {
+    return this.attempt("POST", `sessions/${encodeURIComponent(id)}/sign-out`, {});
   }
 
   /** Saves the library in the account (signed in only); emits USER_UPDATED. */

@@ -1,4 +1,5 @@
 import { createContext, useContext } from "react";
+import type { DeviceSession } from "./device-session";
 import type { Library } from "./library";
 import type { SessionUser } from "./session-user";
 
@@ -20,16 +21,31 @@ export interface AuthResult {
 export interface AccountActions {
   signIn(email: string, password: string): Promise<AuthResult>;
   signUp(email: string, password: string, confirmPassword: string): Promise<AuthResult>;
-  signOut(): Promise<void>;
+  /** "global" signs out every device of the account (退出所有设备). */
+  signOut(scope?: "local" | "global"): Promise<void>;
+  /** 忘记密码: asks for the reset e-mail; null when the request was accepted (the same for every address). */
+  requestPasswordReset(email: string): Promise<AuthFailure | null>;
+  /** The new password from a reset link; signs in. */
+  resetPassword(tokenHash: string, password: string, confirmPassword: string): Promise<AuthResult>;
+  /** The account's signed-in devices. */
+  listSessions(): Promise<{ sessions: DeviceSession[] | null; error: AuthFailure | null }>;
+  /** 退出此设备. */
+  signOutSession(id: string): Promise<AuthFailure | null>;
 }
 
 const unavailable = async (): Promise<AuthResult> => ({ user: null, error: { code: "unavailable", message: "操作失败，请重试" } });
 
 /** Default (server render): nothing can be done before the page is interactive. */
+const notYet = { code: "unavailable", message: "操作失败，请重试" };
+
 export const AccountContext = createContext<AccountActions>({
   signIn: unavailable,
   signUp: unavailable,
   signOut: async () => {},
+  requestPasswordReset: async () => notYet,
+  resetPassword: unavailable,
+  listSessions: async () => ({ sessions: null, error: notYet }),
+  signOutSession: async () => notYet,
 });
 
 export function useAccount(): AccountActions {

@@ -1,8 +1,13 @@
+import { isPasswordTooLong, isPasswordTooShort } from "./password-rules";
+
 /** What the auth form shows for an error code of the account service (spec §8: else 操作失败，请重试). */
 export const GENERIC_AUTH_ERROR = "操作失败，请重试";
 export const PASSWORD_MISMATCH = "密码确认不匹配";
 export const PASSWORD_TOO_SHORT = "密码长度至少6位";
-export const MIN_PASSWORD_LENGTH = 6;
+export const PASSWORD_TOO_LONG = "密码过长，请不超过72个字节（约24个汉字）";
+export const TOO_MANY_ATTEMPTS = "尝试次数过多，请稍后再试";
+export const RESET_MAIL_SENT = "如果该邮箱已注册，我们已发送重设密码的邮件，请在1小时内点击邮件中的链接。";
+export const CONFIRMATION_MAIL_SENT = "如果该邮箱尚未验证，我们已重新发送验证邮件，请查收。";
 export const SIGN_UP_SUCCESS = "注册成功！如已开启邮箱验证，请查收邮件中的验证链接后再登录。";
 
 const MESSAGES: Record<string, string> = {
@@ -18,6 +23,10 @@ const MESSAGES: Record<string, string> = {
   signup_disabled: "暂未开放注册",
   validation_failed: "请输入有效的邮箱地址和密码",
   same_password: "新密码不能与当前密码相同",
+  password_too_long: PASSWORD_TOO_LONG,
+  too_many_attempts: TOO_MANY_ATTEMPTS,
+  otp_expired: "链接已失效或已被使用，请重新发送邮件",
+  session_not_found: "该设备已退出登录",
   bad_json: "请求格式错误",
   payload_too_large: "请求内容过大",
   unsupported_media_type: "请求格式不受支持",
@@ -34,6 +43,15 @@ export function authErrorMessage(code: string | null | undefined): string {
 /** Client-side checks of the sign-up form, in the order the spec lists them. */
 export function validateSignUp(password: string, confirm: string): string | null {
   if (password !== confirm) return PASSWORD_MISMATCH;
-  if (password.length < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT;
+  if (isPasswordTooShort(password)) return PASSWORD_TOO_SHORT;
+  if (isPasswordTooLong(password)) return PASSWORD_TOO_LONG;
+  return null;
+}
+
+/** The error code of a sign-up or new-password form's problem (the same checks as validateSignUp), or null. */
+export function signUpProblem(password: string, confirm: string): "password_mismatch" | "weak_password" | "password_too_long" | null {
+  if (password !== confirm) return "password_mismatch";
+  if (isPasswordTooShort(password)) return "weak_password";
+  if (isPasswordTooLong(password)) return "password_too_long";
   return null;
 }

@@ -68,6 +68,8 @@ export function listingLoader(kind: ListingKind) {
       category = params.name ?? "";
       if (!category || isUndecodable(category)) notFound();
       source = videos.filter((v) => matchesCategory(v, category as string));
+      // A category with no titles is not a page (its name would be any text from the link: spam).
+      if (source.length === 0) notFound();
     }
     const defaultSort: ListingSort = kind === "top-rated" ? "rating" : "latest";
     const { ids, ...result } = buildListing(source, url.searchParams, defaultSort);

@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
 import { homeLoader, infoLoader, listingLoader, notFoundLoader, searchLoader, videoLoader } from "./loaders";
-import { authPageData, type AuthPageData } from "./auth-page-data";
+import { authPageData, resetPageData, type AuthPageData } from "./auth-page-data";
 import { PageError } from "./pages/NotFoundPages";
 import type { ProfileData } from "./pages/ProfilePage";
 import type { SessionUser } from "./session-user";
@@ -98,6 +98,11 @@ export function createRoutes({ rootLoader, sessionUser }: RoutePlatform): RouteO
               path: "auth",
               loader: authLoader,
               ...lazyPage("shared/pages/AuthPage.tsx", () => import("./pages/AuthPage").then((m) => ({ Component: m.AuthPage }))),
+            },
+            {
+              path: "auth/reset",
+              loader: ({ request }: LoaderFunctionArgs) => resetPageData(new URL(request.url)),
+              ...lazyPage("shared/pages/ResetPasswordPage.tsx", () => import("./pages/ResetPasswordPage").then((m) => ({ Component: m.ResetPasswordPage }))),
             },
             {
               path: "profile",

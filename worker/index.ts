@@ -1,9 +1,12 @@
 import { Hono } from "hono";
 import { except } from "hono/combine";
-import { accountServiceFetch, accountServiceOptionsFromEnv } from "./account-service/index";
+import { accountServiceFetch, accountServiceOptions } from "./account-service/index";
 import type { AppEnv } from "./app-env";
 import { authApi } from "./auth/api";
+import { configOf, configResultOf } from "./config";
 import { requestLimits } from "./limits";
+import { isLocalHost } from "./local-host";
+import { devMailbox } from "./mail/dev-mailbox";
 import { serveMediaCached } from "./media/cached";
 import { handlePage } from "./pages";
 import { securityHeaders, streamSecurityHeaders } from "./security";
@@ -17,15 +20,27 @@ app.use("*", except("/stream/*", securityHeaders));
 // Stream files are played from other origins too: CORP cross-origin there (worker/security.ts).
 app.use("/stream/*", streamSecurityHeaders);
 
+// Configuration (worker/config.ts): a bad variable stops the site with a clear message, never half-works.
+app.use("*", async (c, next) => {
+  const result = configResultOf(c.env);
+  if (result.ok) return next();
+  console.error(`config: ${result.message}`);
+  return c.text("503 站点配置有误，暂时无法访问。管理员请查看日志中的 config 一行。", 503, { "Cache-Control": "no-store", "Retry-After": "60" });
+});
+
 // Account API for the browser (cookie sessions; the browser never sees a token).
 app.route("/api/auth", authApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));
 
-// The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is set.
+// The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is true.
 app.all("/auth/v1/*", async (c, next) => {
-  if (!c.env.EXPOSE_ACCOUNT_API || c.env.SUPABASE_URL) return next();
-  return accountServiceFetch(accountServiceOptionsFromEnv(c.env, c.req.url))(c.req.raw);
+  const config = configOf(c.env);
+  if (!config.EXPOSE_ACCOUNT_API || config.SUPABASE_URL) return next();
+  return accountServiceFetch(accountServiceOptions(c.env, config, c.req.url))(c.req.raw);
 });
+
+// The development mailbox: only when served from localhost; anywhere else /dev/* is an ordinary page path (404).
+app.all("/dev/*", (c, next) => (isLocalHost(new URL(c.req.url).hostname) ? devMailbox.fetch(c.req.raw, c.env, c.executionCtx) : next()));
 
 app.get("/sitemap.xml", sitemapHandler);
 app.get("/robots.txt", robotsHandler);

@@ -1,5 +1,6 @@
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
+import { configOf } from "./config";
 
 const BUILD_ID = clientAssets.scripts.join(",");
 
@@ -26,11 +27,12 @@ export function isCacheablePage(c: AppContext): boolean {
 }
 
 /**
- * Serves an anonymous page from the Workers cache, or renders it and stores a
- * copy (only 200 and 404 answers that set no cookie and are public).
+ * Serves an anonymous page from the Workers cache, or renders it and stores a copy — only 200
+ * answers that set no cookie and are public: not-found pages are rendered each time, so any
+ * number of made-up paths cannot fill the cache.
  */
 export async function withPageCache(c: AppContext, render: () => Promise<Response>): Promise<Response> {
-  const cache = c.env.PAGE_CACHE === "off" ? null : edgeCache();
+  const cache = configOf(c.env).PAGE_CACHE === "off" ? null : edgeCache();
   if (!cache || !isCacheablePage(c)) return render();
   // The build's entry file name is part of the key: after a deploy no page points at old assets.
   const keyUrl = new URL(c.req.url);
@@ -54,7 +56,7 @@ export async function withPageCache(c: AppContext, render: () => Promise<Respons
   }
   const response = await render();
   const storable =
-    (response.status === 200 || response.status === 404) &&
+    response.status === 200 &&
     !response.headers.has("Set-Cookie") &&
     (response.headers.get("Cache-Control") ?? "").startsWith("public");
   if (!storable) return response;

@@ -1,10 +1,11 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
-import { authErrorMessage, SIGN_UP_SUCCESS, validateSignUp } from "../auth-messages";
+import { authErrorMessage, CONFIRMATION_MAIL_SENT, SIGN_UP_SUCCESS, validateSignUp } from "../auth-messages";
 import { PageMeta } from "../components/PageMeta";
 import type { AuthMode, AuthPageData } from "../auth-page-data";
 import { safeRedirectPath } from "../safe-redirect";
+import { ForgotPasswordForm } from "./ForgotPasswordForm";
 
 export function AuthPage() {
   const data = useLoaderData() as AuthPageData;
@@ -26,8 +27,8 @@ export function AuthPage() {
     setError(data.errorCode ? authErrorMessage(data.errorCode) : null);
   }, [data.mode, data.errorCode]);
 
-  function switchMode() {
-    setMode(signUp ? "signin" : "signup");
+  function switchMode(to: AuthMode = signUp ? "signin" : "signup") {
+    setMode(to);
     setError(null);
     setEmail("");
     setPassword("");
@@ -69,16 +70,28 @@ export function AuthPage() {
     }
   }
 
+  if (mode === "forgot") {
+    return (
+      <>
+        <PageMeta title="忘记密码" description="通过邮件重设账号密码。" path="/auth" noindex />
+        <div className="auth-card">
+          <ForgotPasswordForm initialError={error} sent={data.notice === "reset-sent"} onBack={() => switchMode("signin")} />
+        </div>
+      </>
+    );
+  }
+
   const title = signUp ? "注册账号" : "登录";
+  const notice = data.notice === "signed-up" ? SIGN_UP_SUCCESS : data.notice === "confirmation-sent" ? CONFIRMATION_MAIL_SENT : null;
   return (
     <>
       <PageMeta title={title} description="登录或注册账号，收藏喜欢的影片、同步观看记录。" path="/auth" />
       <div className="auth-card">
         <h1 className="auth-title">{title}</h1>
         <p className="auth-subtitle">{signUp ? "注册后可在个人中心查看收藏与观看记录" : "欢迎回来，登录后同步您的收藏与观看记录"}</p>
-        {data.notice && !error ? (
+        {notice && !error ? (
           <p className="auth-notice" role="status">
-            {SIGN_UP_SUCCESS}
+            {notice}
           </p>
         ) : null}
         {error ? (
@@ -118,6 +131,20 @@ export function AuthPage() {
               <span className="field-label">确认密码</span>
               <input type={showPassword ? "text" : "password"} name="confirmPassword" required autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} placeholder="请再次输入密码" />
             </label>
+          ) : null}
+          {!signUp ? (
+            <p className="auth-forgot">
+              <a
+                href="/auth?mode=forgot"
+                className="link-button"
+                onClick={(e) => {
+                  e.preventDefault();
+                  switchMode("forgot");
+                }}
+              >
+                忘记密码？
+              </a>
+            </p>
           ) : null}
           {signUp ? (
             <p className="auth-terms">

@@ -1,6 +1,7 @@
 import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
 import { getVideo } from "../catalogue/index";
+import { DeviceList } from "../components/DeviceList";
 import { PageMeta } from "../components/PageMeta";
 import { daysSince, formatDate, formatTime } from "../format";
 import { useLibrary } from "../library";
@@ -123,6 +124,8 @@ export function ProfilePage() {
           <p className="muted">{ready ? "暂无观看记录。" : "正在读取…"}</p>
         )}
       </section>
+
+      <DeviceList />
     </>
   );
 }

@@ -62,6 +62,13 @@ describe("listing, search and info loaders", () => {
     for (const card of data.items) expect(getVideo(card.id)!.category.some((c) => c.includes("纪录片"))).toBe(true);
     expect(data.state.sort).toBe("rating");
   });
+  it("a category with no titles is 404 (the name is echoed nowhere): spam links like /category/加微信看全集", () => {
+    for (const name of ["加微信看全集", "zzzz-no-such-genre"]) {
+      expect(thrownStatus(() => listingLoader("category")(args(`http://x/category/${encodeURIComponent(name)}`, { name })))).toBe(404);
+    }
+    expect(listingLoader("category")(args("http://x/category/all", { name: "all" })).items.length).toBeGreaterThan(0);
+  });
+
   it("undecodable category names are 404", () => {
     expect(thrownStatus(() => listingLoader("category")(args("http://x/category/%E7", { name: "%E7" })))).toBe(404);
   });

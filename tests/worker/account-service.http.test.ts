@@ -2,13 +2,8 @@
 // one block per row of shared/reference/account-service.md.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import {
-  LOCAL_DEV_JWT_SECRET,
-  PBKDF2_ITERATIONS,
-  accountServiceFetch,
-  accountServiceOptionsFromEnv,
-  createAccountService,
-} from "../../worker/account-service";
+import { PBKDF2_ITERATIONS, RATE_LIMITS, accountServiceFetch, accountServiceOptions, createAccountService } from "../../worker/account-service";
+import { configOf } from "../../worker/config";
 import type { AccountServiceOptions } from "../../worker/account-service";
 import { decodeJwtPayload, signJwt } from "../../worker/account-service/jwt";
 import { hashPassword, verifyPassword } from "../../worker/account-service/password";
@@ -388,17 +383,50 @@ describe("POST /token", () => {
     expect(tokens.size).toBe(1);
   });
 
-  it("answers 429 after 30 /token requests per IP in a minute", async () => {
+  it("password grants and sign-ups share 30 per IP in 5 minutes; refreshes never count against the address", async () => {
     const svc = service();
     const ip = uniqueIp();
-    for (let i = 0; i < 30; i++) {
-      const res = await call(svc, "POST", "/token?grant_type=nope", { ip, body: {} });
-      expect(res.status).toBe(400);
+    const email = uniqueEmail("shared");
+    const s = await signUp(svc, email, PASSWORD); // a sign-up from another address
+    for (let i = 0; i < 15; i++) {
+      expect((await call(svc, "POST", "/signup", { ip, body: { email: uniqueEmail("rl"), password: "" } })).status).toBe(400);
+      expect((await call(svc, "POST", "/token?grant_type=password", { ip, body: {} })).status).toBe(400);
     }
     await expectError(await call(svc, "POST", "/token?grant_type=password", { ip, body: {} }), 429, "over_request_rate_limit", "Request rate limit reached");
+    // Refreshes from the same address still work: they are limited per session.
+    let token = s.refresh_token;
+    for (let i = 0; i < 40; i++) {
+      const res = await refresh(svc, token, ip);
+      expect(res.status, await res.clone().text()).toBe(200);
+      token = ((await res.json()) as SessionBody).refresh_token;
+    }
+    svc.advance(5 * 60_000);
+    expect((await call(svc, "POST", "/token?grant_type=password", { ip, body: {} })).status).toBe(400);
+  });
+
+  it("refreshes are limited per session (RATE_LIMITS.refresh); another session from the same address is not affected", async () => {
+    const svc = service();
+    const ip = uniqueIp();
+    const a = await signUp(svc, uniqueEmail("ses-a"));
+    const b = await signUp(svc, uniqueEmail("ses-b"));
+    const first = (await (await refresh(svc, a.refresh_token, ip)).json()) as SessionBody;
+    const sessionId = decodeJwtPayload(first.access_token)!.session_id as string;
+    // Fill the session's window up to one below the limit (as that many refreshes would), then two more.
+    const { limit, windowMs } = RATE_LIMITS.refresh;
+    const windowStart = Math.floor(svc.opts.now!() / windowMs) * windowMs;
+    await db.prepare("UPDATE rate_limits SET count = ?2 WHERE key = ?1 AND window_start = ?3").bind(`refresh:${sessionId}`, limit - 1, windowStart).run();
+    expect((await refresh(svc, first.refresh_token, ip)).status).toBe(200);
+    await expectError(await refresh(svc, first.refresh_token, ip), 429, "over_request_rate_limit");
+    expect((await refresh(svc, b.refresh_token, ip)).status).toBe(200);
+    svc.advance(windowMs);
+    expect((await refresh(svc, first.refresh_token, ip)).status).toBe(200);
+  });
+
+  it("unknown refresh tokens are limited per address", async () => {
+    const svc = service();
+    const ip = uniqueIp();
+    for (let i = 0; i < 150; i++) expect((await refresh(svc, `unknown${String(i).padStart(25, "0")}`, ip)).status).toBe(400);
     await expectError(await refresh(svc, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", ip), 429, "over_request_rate_limit");
-    svc.advance(60_000);
-    expect((await call(svc, "POST", "/token?grant_type=nope", { ip, body: {} })).status).toBe(400);
   });
 });
 
@@ -481,6 +509,25 @@ describe("authentication of /user and /logout", () => {
     expect((await call(svc, "GET", "/user", { token: s.access_token })).status).toBe(200);
     svc.advance(2_000);
     await expectError(await call(svc, "GET", "/user", { token: s.access_token }), 403, "bad_jwt", /token is expired/);
+  });
+
+  it("a well-signed token with another audience or issuer (or none) → 403 bad_jwt", async () => {
+    const svc = service();
+    const s = await signUp(svc, uniqueEmail("audiss"));
+    const claims = decodeJwtPayload(s.access_token)!;
+    const variants = [
+      { ...claims, aud: "service_role" },
+      { ...claims, aud: undefined },
+      { ...claims, iss: "https://evil.example/auth/v1" },
+      { ...claims, iss: undefined },
+    ];
+    for (const payload of variants) {
+      await expectError(await call(svc, "GET", "/user", { token: await signJwt(payload, SECRET) }), 403, "bad_jwt", /^invalid JWT: /);
+    }
+    // The same token is refused by the service of another origin with the same key.
+    const other = service({ issuerBase: "https://other.example" });
+    await expectError(await call(other, "GET", "/user", { token: s.access_token }), 403, "bad_jwt");
+    expect((await call(svc, "GET", "/user", { token: await signJwt(claims, SECRET) })).status).toBe(200);
   });
 
   it("session gone → 403 session_not_found", async () => {
@@ -598,30 +645,31 @@ describe("PUT /user", () => {
     await expectError(await call(svc, "POST", "/token?grant_type=password", { body: { email, password: PASSWORD } }), 400, "invalid_credentials");
   });
 
-  it("e-mail change → 400 validation_failed (not supported); the current address is accepted", async () => {
+  it("e-mail change needs confirmation: the account keeps its address and shows new_email; bad or taken addresses are refused", async () => {
     const svc = service();
     const s = await signUp(svc, uniqueEmail("mail"));
-    await expectError(
-      await call(svc, "PUT", "/user", { token: s.access_token, body: { email: uniqueEmail("new") } }),
-      400,
-      "validation_failed",
-      "Changing the email address is not supported",
-    );
+    const other = await signUp(svc, uniqueEmail("taken"));
+    const newEmail = uniqueEmail("new");
+    const changed = await call(svc, "PUT", "/user", { token: s.access_token, body: { email: newEmail } });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ email: s.user.email, new_email: newEmail });
+    await expectError(await call(svc, "PUT", "/user", { token: s.access_token, body: { email: other.user.email } }), 422, "email_exists");
     await expectError(await call(svc, "PUT", "/user", { token: s.access_token, body: { email: "bad" } }), 400, "validation_failed");
     const same = await call(svc, "PUT", "/user", { token: s.access_token, body: { email: s.user.email.toUpperCase(), data: { k: 1 } } });
     expect(same.status).toBe(200);
   });
 
-  it("answers 429 after 30 updates per IP in 5 minutes", async () => {
+  it("answers 429 after 30 updates per user in 5 minutes; another user at the same address is not affected", async () => {
     const svc = service();
     const s = await signUp(svc, uniqueEmail("putrl"));
+    const other = await signUp(svc, uniqueEmail("putrl2"));
     const ip = uniqueIp();
     for (let i = 0; i < 30; i++) {
-      const res = await call(svc, "PUT", "/user", { ip, token: s.access_token, body: { data: { i } } });
+      const res = await call(svc, "PUT", "/user", { token: s.access_token, body: { data: { i } } });
       expect(res.status).toBe(200);
     }
     await expectError(await call(svc, "PUT", "/user", { ip, token: s.access_token, body: { data: { i: 31 } } }), 429, "over_request_rate_limit");
-    expect((await call(svc, "PUT", "/user", { token: s.access_token, body: { data: { i: 31 } } })).status).toBe(200);
+    expect((await call(svc, "PUT", "/user", { ip, token: other.access_token, body: { data: { i: 31 } } })).status).toBe(200);
   });
 });
 
@@ -753,14 +801,17 @@ describe("autoConfirm false", () => {
 
 // ---- options from env -------------------------------------------------------------------------
 
-describe("accountServiceOptionsFromEnv", () => {
-  it("reads DB, AUTH_JWT_SECRET and AUTH_AUTO_CONFIRM; issuer is the request origin", () => {
-    const base = env;
-    const o = accountServiceOptionsFromEnv({ ...base, AUTH_JWT_SECRET: "s3cret", AUTH_AUTO_CONFIRM: "false" }, "https://site.example/api/auth/x?y=1");
-    expect(o).toMatchObject({ jwtSecret: "s3cret", autoConfirm: false, issuerBase: "https://site.example" });
-    expect(o.db).toBe(base.DB);
-    const d = accountServiceOptionsFromEnv({ ...base, AUTH_JWT_SECRET: undefined, AUTH_AUTO_CONFIRM: undefined }, "not a url");
-    expect(d).toMatchObject({ jwtSecret: LOCAL_DEV_JWT_SECRET, autoConfirm: true, issuerBase: "http://localhost" });
+describe("accountServiceOptions", () => {
+  it("reads DB, AUTH_JWT_SECRET, AUTH_AUTO_CONFIRM (a real boolean) and the session days; issuer is the request origin", () => {
+    const vars = { ...env, AUTH_JWT_SECRET: "s".repeat(32), AUTH_AUTO_CONFIRM: "0", AUTH_SESSION_INACTIVITY_DAYS: "7", AUTH_SESSION_LIFETIME_DAYS: "14" };
+    const o = accountServiceOptions(vars, configOf(vars), "https://site.example/api/auth/x?y=1");
+    expect(o).toMatchObject({ jwtSecret: "s".repeat(32), autoConfirm: false, issuerBase: "https://site.example" });
+    expect(o.sessionPolicy).toEqual({ inactivityMs: 7 * 86_400_000, lifetimeMs: 14 * 86_400_000 });
+    expect(o.db).toBe(env.DB);
+    const bare = { ...env, AUTH_JWT_SECRET: undefined, AUTH_AUTO_CONFIRM: undefined };
+    const d = accountServiceOptions(bare, configOf(bare), "not a url");
+    // No secret: no key from the repository either — the service provisions one in D1.
+    expect(d).toMatchObject({ jwtSecret: undefined, autoConfirm: true, issuerBase: "http://localhost" });
   });
 });
 

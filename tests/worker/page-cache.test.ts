@@ -61,4 +61,17 @@ describe("edge caching of anonymous HTML", () => {
     await on.text();
     expect(on.headers.get("X-Cache")).toBe("MISS");
   });
+
+  it("not-found pages are never stored (made-up category or video paths cannot fill the cache)", async () => {
+    for (const path of ["/category/%E5%8A%A0%E5%BE%AE%E4%BF%A1%E7%9C%8B%E5%85%A8%E9%9B%86", "/video/no-such-video"]) {
+      for (let i = 0; i < 3; i++) {
+        const ctx = createExecutionContext();
+        const res = await app.fetch(new Request(BASE + path), env, ctx);
+        expect(res.status).toBe(404);
+        await res.text();
+        await waitOnExecutionContext(ctx); // any cache write of this request has finished
+        expect(res.headers.get("X-Cache"), `${path} #${i}`).not.toBe("HIT");
+      }
+    }
+  });
 });

@@ -69,11 +69,17 @@ describe("every route answers with its status and key markup", () => {
     }
   });
 
-  it("an unknown category shows the empty message", async () => {
-    const { res, html } = await get("/category/不存在的分类");
+  it("a category with no titles is a 404 with noindex that does not echo the name; filters that match nothing show the empty message", async () => {
+    for (const name of ["不存在的分类", "加微信看全集"]) {
+      const { res, html } = await get(`/category/${encodeURIComponent(name)}`);
+      expect(res.status).toBe(404);
+      expect(html).toContain('<meta name="robots" content="noindex');
+      expect(html).not.toContain(name);
+      expect(html).toContain("404 页面未找到");
+    }
+    const { res, html } = await get("/category/%E7%9F%AD%E5%89%A7?rating=9&year=1900");
     expect(res.status).toBe(200);
     expect(html).toContain("暂无符合条件的视频");
-    expect(html).toContain("请尝试调整筛选条件");
   });
 
   it("/latest and /top-rated are real listing pages", async () => {

@@ -9,7 +9,7 @@ export const API_VERSION_HEADER = "X-Supabase-Api-Version";
 export const API_VERSION = "2024-01-01";
 
 /** Statuses this service answers with on failure. Never a retryable 5xx for client mistakes. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 422 | 429 | 500 | 503;
 
 export class AuthServiceError extends Error {
   readonly status: ErrorStatus;
@@ -93,3 +93,29 @@ export const unexpectedFailure = () =>
     "unexpected_failure",
     "Unexpected failure, please check server logs for more information",
   );
+
+/** Per-account throttling: the same answer for known and unknown addresses, whatever the password. */
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new AuthServiceError(429, "too_many_attempts", "Too many sign-in attempts for this account, try again later", undefined, {
+    "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+
+export const emailRateLimited = (retryAfterSeconds: number) =>
+  new AuthServiceError(429, "over_email_send_rate_limit", "For security purposes, you can only request this once every 60 seconds", undefined, {
+    "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+
+export const otpExpired = () => new AuthServiceError(403, "otp_expired", "Email link is invalid or has expired");
+
+export const emailNotConfirmed = () => new AuthServiceError(400, "email_not_confirmed", "Email not confirmed");
+
+export const userAlreadyExists = () => new AuthServiceError(422, "user_already_exists", "User already registered");
+
+export const samePassword = () => new AuthServiceError(422, "same_password", "New password should be different from the old password.");
+
+export const phoneDisabled = (what: string) => new AuthServiceError(400, "phone_provider_disabled", `${what} are disabled`);
+
+export const methodNotAllowed = () => new AuthServiceError(405, "method_not_allowed", "Method not allowed");
+
+/** The session passed its inactivity timeout or absolute lifetime (GoTrue's session_expired). */
+export const sessionExpired = () => new AuthServiceError(400, "session_expired", "Invalid Refresh Token: Session Expired");

@@ -3,6 +3,8 @@
  * used when no real Supabase project is configured. The worker reaches it in-process by
  * giving supabase-js `global.fetch: accountServiceFetch(opts)`.
  */
+import type { Config } from "../config";
+import { mailerFor } from "../mail/index";
 import { createAccountService } from "./app";
 import type { AccountServiceOptions } from "./app";
 import { AuthServiceError, errorResponse } from "./errors";
@@ -11,13 +13,6 @@ export { createAccountService, BASE_PATH } from "./app";
 export type { AccountServiceOptions } from "./app";
 export { PBKDF2_ITERATIONS } from "./password";
 export { RATE_LIMITS } from "./rate-limit";
-
-/**
- * LOCAL DEVELOPMENT AND TESTS ONLY. Used as the JWT secret when AUTH_JWT_SECRET is not set.
- * It is public (it is in the repository), so anyone could forge access tokens with it:
- * production deployments must set the AUTH_JWT_SECRET secret (`wrangler secret put`).
- */
-export const LOCAL_DEV_JWT_SECRET = "yingshi-local-dev-only-insecure-jwt-secret-change-me";
 
 /**
  * An in-process `fetch` for supabase-js's `global.fetch` option: requests whose path starts
@@ -35,11 +30,14 @@ export function accountServiceFetch(opts: AccountServiceOptions): typeof fetch {
   return serviceFetch as typeof fetch;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * Options from the worker's bindings: D1 `DB`, `AUTH_JWT_SECRET` (else LOCAL_DEV_JWT_SECRET),
- * `AUTH_AUTO_CONFIRM` (anything but "false" means on), issuer = origin of `requestUrl`.
+ * Options from the worker's bindings and parsed configuration: D1 `DB`, AUTH_JWT_SECRET (unset →
+ * a random key kept in D1, never a key from the repository), AUTH_AUTO_CONFIRM, the session
+ * timeouts, the mail adapter; the issuer and the links in e-mails use the origin of `requestUrl`.
  */
-export function accountServiceOptionsFromEnv(env: Env, requestUrl: string): AccountServiceOptions {
+export function accountServiceOptions(env: Env, config: Config, requestUrl: string): AccountServiceOptions {
   let issuerBase = "http://localhost";
   try {
     issuerBase = new URL(requestUrl).origin;
@@ -48,8 +46,11 @@ export function accountServiceOptionsFromEnv(env: Env, requestUrl: string): Acco
   }
   return {
     db: env.DB,
-    jwtSecret: env.AUTH_JWT_SECRET || LOCAL_DEV_JWT_SECRET,
+    jwtSecret: config.AUTH_JWT_SECRET,
     issuerBase,
-    autoConfirm: env.AUTH_AUTO_CONFIRM !== "false",
+    autoConfirm: config.AUTH_AUTO_CONFIRM,
+    sessionPolicy: { inactivityMs: config.AUTH_SESSION_INACTIVITY_DAYS * DAY_MS, lifetimeMs: config.AUTH_SESSION_LIFETIME_DAYS * DAY_MS },
+    mailer: mailerFor(env, config, issuerBase),
+    siteName: config.SITE_NAME ?? "影视站",
   };
 }

@@ -19,10 +19,6 @@ export const PBKDF2_ITERATIONS = 100_000;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 
-/** Minimum length in characters (Unicode code points) and maximum length in UTF-8 bytes. */
-export const PASSWORD_MIN_LENGTH = 6;
-export const PASSWORD_MAX_BYTES = 72;
-
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", utf8.encode(password), "PBKDF2", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits(
@@ -80,15 +76,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
   // Always derive, even for a malformed stored string, so the cost does not depend on it.
   const derived = await derive(password, target.salt, target.iterations);
   return parsed !== null && stored !== DUMMY_PASSWORD_HASH && timingSafeEqual(derived, target.hash);
-}
-
-/** Number of Unicode code points. */
-export function passwordLength(password: string): number {
-  let n = 0;
-  for (const _ of password) n++;
-  return n;
-}
-
-export function passwordByteLength(password: string): number {
-  return utf8.encode(password).length;
 }

@@ -1,9 +1,12 @@
 /**
- * Per-IP fixed-window rate limits stored in D1 (table rate_limits).
+ * Fixed-window request limits stored in D1 (table rate_limits), each with its own scope:
  *
- * Supabase's defaults are /token 150 per 5 min (burst 30) and /signup, PUT /user 30 per
- * 5 min per IP. A fixed window approximates them: /token 30 per minute, /signup 30 per
- * 5 minutes, PUT /user 30 per 5 minutes (separate counters).
+ * - password sign-ins and sign-ups share one budget per visitor address: 30 per 5 minutes
+ *   (Supabase's default for sign-ins and sign-ups);
+ * - token refreshes are limited per session, never per address: many people behind one
+ *   carrier-grade NAT address refresh independently; unknown refresh tokens are limited per
+ *   address (nobody's session is behind them);
+ * - profile updates are limited per user; e-mails per visitor address and per recipient.
  */
 import { rateLimited } from "./errors";
 
@@ -13,31 +16,31 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
+const FIVE_MINUTES = 300_000;
+
 export const RATE_LIMITS = {
-  token: { bucket: "token", limit: 30, windowMs: 60_000 },
-  signup: { bucket: "signup", limit: 30, windowMs: 300_000 },
-  updateUser: { bucket: "user_update", limit: 30, windowMs: 300_000 },
+  /** Password grants and sign-ups, per visitor address. */
+  password: { bucket: "password", limit: 30, windowMs: FIVE_MINUTES },
+  /**
+   * Refresh-token grants, per session: only a bound on what one session can cost, far above real
+   * use (a device refreshes about once an hour; opening many tabs at once makes a short burst).
+   */
+  refresh: { bucket: "refresh", limit: 1800, windowMs: FIVE_MINUTES },
+  /** Refresh tokens that match no session, per visitor address. */
+  unknownRefresh: { bucket: "refresh_unknown", limit: 150, windowMs: FIVE_MINUTES },
+  /** PUT /user, per user. */
+  updateUser: { bucket: "user_update", limit: 30, windowMs: FIVE_MINUTES },
+  /** Recovery and resend requests, per visitor address. */
+  email: { bucket: "email", limit: 30, windowMs: FIVE_MINUTES },
 } as const satisfies Record<string, RateLimitRule>;
 
 /** Counters older than this are deleted now and then. */
 const STALE_AFTER_MS = 3_600_000;
 
-/**
- * The visitor IP: `CF-Connecting-IP`, else the first `X-Forwarded-For` entry. The worker sets
- * these on its in-process requests; requests without either share the "unknown" counter.
- */
-export function clientIp(headers: Headers): string {
-  const cf = headers.get("CF-Connecting-IP")?.trim();
-  if (cf) return cf.slice(0, 64);
-  const forwarded = headers.get("X-Forwarded-For")?.split(",")[0]?.trim();
-  if (forwarded) return forwarded.slice(0, 64);
-  return "unknown";
-}
-
-/** Counts one request; throws 429 over_request_rate_limit once the window's limit is exceeded. */
-export async function enforceRateLimit(db: D1Database, rule: RateLimitRule, ip: string, nowMs: number): Promise<void> {
+/** Counts one request against `rule` for `subject` (an address, a session or a user id); 429 once over the limit. */
+export async function enforceRateLimit(db: D1Database, rule: RateLimitRule, subject: string, nowMs: number): Promise<void> {
   const windowStart = Math.floor(nowMs / rule.windowMs) * rule.windowMs;
-  const key = `${rule.bucket}:${ip}`;
+  const key = `${rule.bucket}:${subject.slice(0, 128)}`;
   const row = await db
     .prepare(
       "INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1) " +

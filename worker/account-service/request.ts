@@ -1,25 +1,16 @@
-/** Request-body parsing and input validation, with GoTrue's error codes and messages. */
-import { badJson, requestTooLarge, validationFailed, weakPassword } from "./errors";
-import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, passwordByteLength, passwordLength } from "./password";
+/** Request fields and input validation of the account service, with GoTrue's error codes and messages. */
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARACTERS, isPasswordTooLong, isPasswordTooShort } from "../../shared/password-rules";
+import { readJsonObject as readObject, type BodyObject } from "../request-body";
+import { badJson, validationFailed, weakPassword } from "./errors";
 import type { Metadata } from "./users";
-import { readBoundedBody } from "../read-body";
 
-export const MAX_BODY_BYTES = 16 * 1024;
+export type JsonObject = BodyObject;
 
-export type JsonObject = Record<string, unknown>;
-
-/** Reads at most MAX_BODY_BYTES and parses a JSON object (413 / 400 bad_json otherwise). */
+/** The body as a JSON object (400 bad_json otherwise); its size was limited by the app's bodyLimit. */
 export async function readJsonObject(request: Request): Promise<JsonObject> {
-  const bytes = await readBoundedBody(request, MAX_BODY_BYTES);
-  if (bytes === null) throw requestTooLarge(MAX_BODY_BYTES);
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw badJson();
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw badJson();
-  return value as JsonObject;
+  const value = await readObject(request);
+  if (!value) throw badJson();
+  return value;
 }
 
 /** A string field; absent or null → undefined; any other type → 400 bad_json (as Go's decoder). */
@@ -38,12 +29,10 @@ export function objectField(body: JsonObject, name: string): Metadata | undefine
   return value as Metadata;
 }
 
-/** Max 72 UTF-8 bytes (400 validation_failed), min 6 characters (422 weak_password). */
+/** shared/password-rules.ts: max 72 UTF-8 bytes (400 validation_failed), min 6 characters (422 weak_password). */
 export function checkPasswordStrength(password: string): void {
-  if (passwordByteLength(password) > PASSWORD_MAX_BYTES) {
-    throw validationFailed(`Password cannot be longer than ${PASSWORD_MAX_BYTES} characters`);
-  }
-  if (passwordLength(password) < PASSWORD_MIN_LENGTH) throw weakPassword(PASSWORD_MIN_LENGTH);
+  if (isPasswordTooLong(password)) throw validationFailed(`Password cannot be longer than ${PASSWORD_MAX_BYTES} characters`);
+  if (isPasswordTooShort(password)) throw weakPassword(PASSWORD_MIN_CHARACTERS);
 }
 
 // The format check GoTrue uses (badoux/checkmail ValidateFormat).

@@ -11,7 +11,7 @@
  *   and answers refresh_token_already_used.
  */
 import { bytesToBase64Url, isoTime, randomBytes } from "./encoding";
-import { refreshTokenAlreadyUsed, refreshTokenNotFound } from "./errors";
+import { refreshTokenAlreadyUsed, refreshTokenNotFound, sessionExpired } from "./errors";
 import { signJwt } from "./jwt";
 import { AUDIENCE, ROLE, selectUserByIdStatement, serializeUser, parseMetadata } from "./users";
 import type { UserObject, UserRow } from "./users";
@@ -26,8 +26,27 @@ export interface SessionRow {
   id: string;
   user_id: string;
   created_at: string;
+  /** Last refresh ("last seen"). */
   updated_at: string;
   not_after: string | null;
+  user_agent: string | null;
+  country: string | null;
+  ip: string | null;
+}
+
+/** How long sessions live: without a refresh, and at all (OWASP session management). */
+export interface SessionPolicy {
+  inactivityMs: number;
+  lifetimeMs: number;
+}
+
+export const DEFAULT_SESSION_POLICY: SessionPolicy = { inactivityMs: 30 * 86_400_000, lifetimeMs: 90 * 86_400_000 };
+
+/** Where a session was started, for the profile's session list. */
+export interface SessionOrigin {
+  userAgent: string | null;
+  country: string | null;
+  ip: string | null;
 }
 
 export interface RefreshTokenRow {
@@ -52,10 +71,12 @@ export interface SessionResponse {
 
 export interface TokenContext {
   db: D1Database;
-  jwtSecret: string;
+  /** HS256 signing key. */
+  key: string;
   /** `iss` claim, e.g. "http://localhost/auth/v1". */
   issuer: string;
   nowMs: number;
+  policy: SessionPolicy;
 }
 
 /** An opaque, unguessable refresh token: 24 random bytes, base64url (32 characters). */
@@ -63,11 +84,14 @@ export function generateRefreshToken(): string {
   return bytesToBase64Url(randomBytes(REFRESH_TOKEN_BYTES));
 }
 
-export function sessionEnded(session: SessionRow, nowMs: number): boolean {
-  return session.not_after !== null && Date.parse(session.not_after) <= nowMs;
+/** Revoked, idle longer than the inactivity timeout, or older than the absolute lifetime. */
+export function sessionEnded(session: SessionRow, nowMs: number, policy: SessionPolicy): boolean {
+  if (session.not_after !== null && Date.parse(session.not_after) <= nowMs) return true;
+  if (nowMs - Date.parse(session.updated_at) > policy.inactivityMs) return true;
+  return nowMs - Date.parse(session.created_at) > policy.lifetimeMs;
 }
 
-const SESSION_COLUMNS = "id, user_id, created_at, updated_at, not_after";
+const SESSION_COLUMNS = "id, user_id, created_at, updated_at, not_after, user_agent, country, ip";
 const TOKEN_COLUMNS = "id, token, session_id, user_id, parent, revoked, created_at, updated_at";
 
 export function selectSessionStatement(db: D1Database, id: string): D1PreparedStatement {
@@ -79,17 +103,27 @@ export function newSession(
   db: D1Database,
   userId: string,
   nowMs: number,
+  origin: SessionOrigin,
 ): { session: SessionRow; refreshToken: string; statements: D1PreparedStatement[] } {
   const now = isoTime(nowMs);
-  const session: SessionRow = { id: crypto.randomUUID(), user_id: userId, created_at: now, updated_at: now, not_after: null };
+  const session: SessionRow = {
+    id: crypto.randomUUID(),
+    user_id: userId,
+    created_at: now,
+    updated_at: now,
+    not_after: null,
+    user_agent: origin.userAgent?.slice(0, 512) ?? null,
+    country: origin.country,
+    ip: origin.ip,
+  };
   const refreshToken = generateRefreshToken();
   return {
     session,
     refreshToken,
     statements: [
       db
-        .prepare(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?1, ?2, ?3, ?3, NULL)`)
-        .bind(session.id, userId, now),
+        .prepare(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?1, ?2, ?3, ?3, NULL, ?4, ?5, ?6)`)
+        .bind(session.id, userId, now, session.user_agent, session.country, session.ip),
       db
         .prepare(
           "INSERT INTO refresh_tokens (token, session_id, user_id, parent, revoked, created_at, updated_at) " +
@@ -126,7 +160,7 @@ export async function sessionResponse(
       session_id: session.id,
       is_anonymous: false,
     },
-    ctx.jwtSecret,
+    ctx.key,
   );
   return {
     access_token: accessToken,
@@ -148,12 +182,17 @@ function findToken(db: D1Database, token: string): Promise<RefreshTokenRow | nul
   return db.prepare(`SELECT ${TOKEN_COLUMNS} FROM refresh_tokens WHERE token = ?1`).bind(token).first<RefreshTokenRow>();
 }
 
-/** Applies the rotation rules to `token` (already checked against REFRESH_TOKEN_PATTERN). */
-export async function rotateRefreshToken(ctx: TokenContext, token: string): Promise<RefreshResult> {
+/** The stored row of a refresh token (already checked against REFRESH_TOKEN_PATTERN), or null. */
+export function findRefreshToken(db: D1Database, token: string): Promise<RefreshTokenRow | null> {
+  return findToken(db, token);
+}
+
+/** Applies the rotation rules to a refresh token found with findRefreshToken. */
+export async function rotateRefreshToken(ctx: TokenContext, found: RefreshTokenRow): Promise<RefreshResult> {
   const { db, nowMs } = ctx;
   const now = isoTime(nowMs);
-  let row = await findToken(db, token);
-  if (!row) throw refreshTokenNotFound();
+  const token = found.token;
+  let row: RefreshTokenRow | null = found;
 
   const [sessionResult, userResult] = await db.batch([
     selectSessionStatement(db, row.session_id),
@@ -162,7 +201,8 @@ export async function rotateRefreshToken(ctx: TokenContext, token: string): Prom
   const session = (sessionResult.results[0] as SessionRow | undefined) ?? null;
   const user = (userResult.results[0] as UserRow | undefined) ?? null;
   if (!session || !user || session.user_id !== user.id) throw refreshTokenNotFound();
-  if (sessionEnded(session, nowMs)) throw refreshTokenAlreadyUsed();
+  if (session.not_after !== null && Date.parse(session.not_after) <= nowMs) throw refreshTokenAlreadyUsed();
+  if (sessionEnded(session, nowMs, ctx.policy)) throw sessionExpired();
 
   if (!row.revoked) {
     const child = generateRefreshToken();
@@ -230,12 +270,31 @@ export function deleteOtherSessionsStatements(db: D1Database, userId: string, ke
   ];
 }
 
-/** Ended sessions (refresh-token reuse) of a user, older than a day: housekeeping at sign-in. */
-export function pruneEndedSessionsStatements(db: D1Database, userId: string, nowMs: number): D1PreparedStatement[] {
-  const cutoff = isoTime(nowMs - 86_400_000);
-  const ended = "SELECT id FROM sessions WHERE user_id = ?1 AND not_after IS NOT NULL AND not_after < ?2";
+/** Ended sessions of a user (revoked over a day ago, idle or past their lifetime): housekeeping at sign-in. */
+export function pruneEndedSessionsStatements(db: D1Database, userId: string, nowMs: number, policy: SessionPolicy): D1PreparedStatement[] {
+  const ended =
+    "SELECT id FROM sessions WHERE user_id = ?1 AND ((not_after IS NOT NULL AND not_after < ?2) OR updated_at < ?3 OR created_at < ?4)";
+  const args = [userId, isoTime(nowMs - 86_400_000), isoTime(nowMs - policy.inactivityMs), isoTime(nowMs - policy.lifetimeMs)];
   return [
-    db.prepare(`DELETE FROM refresh_tokens WHERE session_id IN (${ended})`).bind(userId, cutoff),
-    db.prepare(`DELETE FROM sessions WHERE id IN (${ended})`).bind(userId, cutoff),
+    db.prepare(`DELETE FROM refresh_tokens WHERE session_id IN (${ended})`).bind(...args),
+    db.prepare(`DELETE FROM sessions WHERE id IN (${ended})`).bind(...args),
   ];
+}
+
+/** The user's live sessions, most recently seen first. */
+export async function listSessions(db: D1Database, userId: string, nowMs: number, policy: SessionPolicy): Promise<SessionRow[]> {
+  const { results } = await db
+    .prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ?1 ORDER BY updated_at DESC LIMIT 100`)
+    .bind(userId)
+    .all<SessionRow>();
+  return results.filter((s) => !sessionEnded(s, nowMs, policy));
+}
+
+/** Ends one session of the user (false when it is not theirs or already gone). */
+export async function endSession(db: D1Database, userId: string, sessionId: string): Promise<boolean> {
+  const [, deleted] = await db.batch([
+    db.prepare("DELETE FROM refresh_tokens WHERE session_id = ?1 AND user_id = ?2").bind(sessionId, userId),
+    db.prepare("DELETE FROM sessions WHERE id = ?1 AND user_id = ?2").bind(sessionId, userId),
+  ]);
+  return deleted.meta.changes > 0;
 }

@@ -17,6 +17,8 @@ export interface UserRow {
   identity_id: string;
   created_at: string;
   updated_at: string;
+  /** A new address waiting for its confirmation link. */
+  email_change: string | null;
 }
 
 export type Metadata = Record<string, unknown>;
@@ -44,6 +46,7 @@ export interface UserObject {
   confirmation_sent_at?: string;
   confirmed_at?: string;
   last_sign_in_at?: string;
+  new_email?: string;
   app_metadata: Metadata;
   user_metadata: Metadata;
   identities: Identity[];
@@ -95,6 +98,7 @@ export function serializeUser(u: UserRow): UserObject {
     ...(u.confirmation_sent_at ? { confirmation_sent_at: u.confirmation_sent_at } : {}),
     ...(confirmedAt ? { confirmed_at: confirmedAt } : {}),
     ...(u.last_sign_in_at ? { last_sign_in_at: u.last_sign_in_at } : {}),
+    ...(u.email_change ? { new_email: u.email_change } : {}),
     app_metadata: parseMetadata(u.raw_app_meta_data),
     user_metadata: parseMetadata(u.raw_user_meta_data),
     identities: [
@@ -164,16 +168,17 @@ export function newUserRow({ email, passwordHash, data, confirmed, nowMs }: NewU
     identity_id: crypto.randomUUID(),
     created_at: now,
     updated_at: now,
+    email_change: null,
   };
 }
 
 const USER_COLUMNS =
   "id, email, encrypted_password, email_confirmed_at, confirmation_sent_at, last_sign_in_at, " +
-  "raw_user_meta_data, raw_app_meta_data, identity_id, created_at, updated_at";
+  "raw_user_meta_data, raw_app_meta_data, identity_id, created_at, updated_at, email_change";
 
 export function insertUserStatement(db: D1Database, u: UserRow): D1PreparedStatement {
   return db
-    .prepare(`INSERT INTO users (${USER_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`)
+    .prepare(`INSERT INTO users (${USER_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`)
     .bind(
       u.id,
       u.email,
@@ -186,6 +191,7 @@ export function insertUserStatement(db: D1Database, u: UserRow): D1PreparedState
       u.identity_id,
       u.created_at,
       u.updated_at,
+      u.email_change,
     );
 }
 
@@ -195,10 +201,6 @@ export function findUserByEmail(db: D1Database, email: string): Promise<UserRow 
 
 export function selectUserByIdStatement(db: D1Database, id: string): D1PreparedStatement {
   return db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?1`).bind(id);
-}
-
-export function findUserById(db: D1Database, id: string): Promise<UserRow | null> {
-  return selectUserByIdStatement(db, id).first<UserRow>();
 }
 
 export function touchSignInStatement(db: D1Database, id: string, nowIso: string): D1PreparedStatement {
@@ -222,6 +224,27 @@ export function updateProfileStatement(
         "updated_at = ?4 WHERE id = ?1",
     )
     .bind(id, JSON.stringify(userMetadata), passwordHash, nowIso);
+}
+
+/** Confirms the address (first sign-in after the confirmation link). */
+export function confirmEmailStatement(db: D1Database, id: string, nowIso: string): D1PreparedStatement {
+  return db
+    .prepare("UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, ?2), last_sign_in_at = ?2, updated_at = ?2 WHERE id = ?1")
+    .bind(id, nowIso);
+}
+
+export function setEmailChangeStatement(db: D1Database, id: string, newEmail: string | null, nowIso: string): D1PreparedStatement {
+  return db.prepare("UPDATE users SET email_change = ?2, updated_at = ?3 WHERE id = ?1").bind(id, newEmail, nowIso);
+}
+
+/** Moves the account to its confirmed new address (fails on UNIQUE when someone took it meanwhile). */
+export function applyEmailChangeStatement(db: D1Database, id: string, newEmail: string, nowIso: string): D1PreparedStatement {
+  return db
+    .prepare(
+      "UPDATE users SET email = ?2, email_change = NULL, email_confirmed_at = ?3, updated_at = ?3, " +
+        "raw_user_meta_data = json_set(raw_user_meta_data, '$.email', ?2) WHERE id = ?1",
+    )
+    .bind(id, newEmail, nowIso);
 }
 
 /** True for a UNIQUE-constraint violation reported by D1/SQLite. */

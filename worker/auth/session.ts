@@ -1,10 +1,18 @@
-import { createServerClient, parseCookieHeader, type CookieOptions } from "@supabase/ssr";
+/**
+ * One request's view of the visitor's session: a server-side supabase-js client over the
+ * session cookie (hono/cookie reads and writes it), the signed-in user, and what to put on the
+ * response. A refresh that the service refused or could not answer never ends a session.
+ */
+import { combineChunks, createServerClient, stringFromBase64URL, type CookieOptions } from "@supabase/ssr";
 import type { SupabaseClient, User } from "@supabase/supabase-js";
-import { isAuthRetryableFetchError } from "@supabase/supabase-js";
+import { createClient, isAuthRetryableFetchError } from "@supabase/supabase-js";
+import { generateCookie, getCookie } from "hono/cookie";
 import { parseLibrary, type Library } from "../../shared/library";
 import type { SessionUser } from "../../shared/session-user";
-import { accountServiceFetch, accountServiceOptionsFromEnv } from "../account-service/index";
 import type { AppContext } from "../app-env";
+import { configOf } from "../config";
+import { isLocalHost } from "../local-host";
+import { guardedFetch, serviceEndpoint, type ServiceEndpoint } from "./service-fetch";
 
 /** Name of the session cookie (chunked by @supabase/ssr as NAME.0, NAME.1, … when long). */
 export const SESSION_COOKIE = "yingshi-auth";
@@ -15,10 +23,9 @@ export const SESSION_COOKIE = "yingshi-auth";
  */
 export const ACCOUNT_SERVICE_TIMEOUT_MS = 8000;
 
-/** The account-service budget of a request: ACCOUNT_SERVICE_TIMEOUT_MS from the env, else 8000. */
+/** The account-service budget of a request (worker/config.ts: ACCOUNT_SERVICE_TIMEOUT_MS, 8000 by default). */
 export function accountServiceTimeoutMs(env: Env): number {
-  const value = Number(env.ACCOUNT_SERVICE_TIMEOUT_MS);
-  return Number.isFinite(value) && value > 0 ? value : ACCOUNT_SERVICE_TIMEOUT_MS;
+  return configOf(env).ACCOUNT_SERVICE_TIMEOUT_MS;
 }
 
 interface PendingCookie {
@@ -30,8 +37,14 @@ interface PendingCookie {
 /** One request's view of the visitor's session: a server-side supabase client over the cookies. */
 export interface RequestSession {
   client: SupabaseClient;
+  /** The service this request talks to (also for calls outside supabase-js). */
+  endpoint: ServiceEndpoint;
+  /** The endpoint's fetch with this request's budget and failure reporting. */
+  guardedFetch: typeof fetch;
   /** Whether the request carried a session cookie at all (no cookie = no account call). */
   hasCookie: boolean;
+  /** The request's cookies by name. */
+  cookies: Record<string, string>;
   /** Cookies and headers to put on the response (refreshed or cleared session). */
   pendingCookies: PendingCookie[];
   pendingHeaders: Record<string, string>;
@@ -39,8 +52,8 @@ export interface RequestSession {
   secure: boolean;
   /**
    * Settles (never rejects) once an account-service call of this request failed (no answer,
-   * timeout, 5xx or an HTML page). supabase-js retries a failed token refresh with back-off for
-   * up to 30 s; a request gives up at the first failure instead (see accountStep).
+   * timeout, 5xx, a refused refresh or an HTML page). supabase-js would retry a failed token
+   * refresh for up to 30 s; the request gives up after its own bounded retries instead.
    */
   unavailable: Promise<void>;
   /** The most this request waits for one account step (ms). */
@@ -49,107 +62,13 @@ export interface RequestSession {
   stop: AbortController;
 }
 
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || hostname.startsWith("127.");
-}
-
-/** The visitor's address, passed on to the account service's rate limiter. */
-export function visitorIp(c: AppContext): string {
-  return c.req.header("CF-Connecting-IP") ?? c.req.header("X-Forwarded-For")?.split(",")[0]?.trim() ?? "local";
-}
-
-/** Rejects when the signal aborts, for calls that do not watch the signal themselves. */
-function whenAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-}
-
-/** Path of an account-service URL (relative to /auth/v1), for judging its answers. */
-function endpointOf(input: RequestInfo | URL): string {
-  const url = input instanceof Request ? input.url : String(input);
-  try {
-    return new URL(url).pathname.replace(/^.*\/auth\/v1/, "");
-  } catch {
-    return "";
-  }
-}
-
-/**
- * Does a 2xx/4xx JSON body look like what the account service sends? A proxy's page, `{}` from
- * /token or a user without an id is not an answer: trusting it would sign the visitor out.
- */
-function isServiceAnswer(endpoint: string, status: number, body: unknown): boolean {
-  if (typeof body !== "object" || body === null) return false;
-  if (status !== 200) return true;
-  const value = body as Record<string, unknown>;
-  const hasId = (v: unknown) => typeof v === "object" && v !== null && typeof (v as { id?: unknown }).id === "string";
-  if (endpoint === "/token") return typeof value.access_token === "string" && typeof value.refresh_token === "string";
-  if (endpoint === "/user") return hasId(value);
-  if (endpoint === "/signup") return typeof value.access_token === "string" || hasId(value) || hasId(value.user);
-  return true;
-}
-
-/**
- * Every account-service call of a request: at most `timeoutMs`; none at all once the request
- * stopped waiting for the service (`stop`); and a call that gets no answer, a 5xx, or a body
- * that is not the service's JSON reports the service as unavailable for this request.
- */
-function guardedFetch(inner: typeof fetch, timeoutMs: number, stop: AbortSignal, onFailure: () => void): typeof fetch {
-  const guarded = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), stop, ...(init?.signal ? [init.signal] : [])]);
-    try {
-      const response = await Promise.race([inner(input, { ...init, signal }), whenAborted(signal)]);
-      if (response.status >= 500) {
-        onFailure();
-        return response;
-      }
-      if (response.status === 204 || (response.status >= 300 && response.status < 400)) return response;
-      const text = await Promise.race([response.text(), whenAborted(signal)]);
-      let body: unknown = null;
-      if ((response.headers.get("Content-Type") ?? "").includes("json")) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = null;
-        }
-      }
-      if (!isServiceAnswer(endpointOf(input), response.status, body)) onFailure();
-      const headers = new Headers(response.headers);
-      headers.delete("Content-Length");
-      headers.delete("Content-Encoding");
-      return new Response(text, { status: response.status, statusText: response.statusText, headers });
-    } catch (error) {
-      onFailure();
-      throw error;
-    }
-  };
-  return guarded as typeof fetch;
-}
-
-/** The fetch supabase-js uses: the embedded service in-process, or the real one over the network. */
-function accountFetch(c: AppContext): { url: string; key: string; fetch: typeof fetch } {
-  const ip = visitorIp(c);
-  if (c.env.SUPABASE_URL && c.env.SUPABASE_ANON_KEY) {
-    // Looked up per call, so that a test can stand in for the network.
-    const remote = (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init);
-    return { url: c.env.SUPABASE_URL, key: c.env.SUPABASE_ANON_KEY, fetch: remote as typeof fetch };
-  }
-  const embedded = accountServiceFetch(accountServiceOptionsFromEnv(c.env, c.req.url));
-  const withIp = (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    request.headers.set("CF-Connecting-IP", ip);
-    return embedded(request);
-  };
-  return { url: new URL(c.req.url).origin, key: "embedded-anon-key", fetch: withIp as typeof fetch };
-}
+const isSessionCookie = (name: string) => name === SESSION_COOKIE || name.startsWith(`${SESSION_COOKIE}.`) || name.startsWith(`${SESSION_COOKIE}-`);
 
 export function createRequestSession(c: AppContext): RequestSession {
   const url = new URL(c.req.url);
-  const secure = url.protocol === "https:" || !isLoopback(url.hostname);
-  const cookies = parseCookieHeader(c.req.header("Cookie") ?? "");
-  const cookieNames = cookies.map((k) => k.name).filter((n) => n === SESSION_COOKIE || n.startsWith(`${SESSION_COOKIE}.`) || n.startsWith(`${SESSION_COOKIE}-`));
+  const secure = url.protocol === "https:" || !isLocalHost(url.hostname);
+  const cookies = getCookie(c);
+  const cookieNames = Object.keys(cookies).filter(isSessionCookie);
   const timeoutMs = accountServiceTimeoutMs(c.env);
   const stop = new AbortController();
   let failed = false;
@@ -159,11 +78,15 @@ export function createRequestSession(c: AppContext): RequestSession {
     failed = true;
     reportUnavailable();
   };
-  const { url: serviceUrl, key, fetch: rawFetch } = accountFetch(c);
-  const serviceFetch = guardedFetch(rawFetch, timeoutMs, stop.signal, onFailure);
+  const endpoint = serviceEndpoint(c);
+  const serviceFetch = guardedFetch(endpoint.fetch, timeoutMs, stop.signal, onFailure);
+  const cookieOptions = { httpOnly: true, secure, sameSite: "lax", path: "/" } as const;
   const session: RequestSession = {
     client: undefined as unknown as SupabaseClient,
+    endpoint,
+    guardedFetch: serviceFetch,
     hasCookie: cookieNames.length > 0,
+    cookies,
     pendingCookies: [],
     pendingHeaders: {},
     cookieNames,
@@ -172,17 +95,17 @@ export function createRequestSession(c: AppContext): RequestSession {
     timeoutMs,
     stop,
   };
-  session.client = createServerClient(serviceUrl, key, {
-    cookieOptions: { name: SESSION_COOKIE, httpOnly: true, secure, sameSite: "lax", path: "/" },
+  session.client = createServerClient(endpoint.url, endpoint.key, {
+    cookieOptions: { name: SESSION_COOKIE, ...cookieOptions },
     cookies: {
-      getAll: () => cookies.map(({ name, value }) => ({ name, value: value ?? "" })),
+      getAll: () => Object.entries(cookies).map(([name, value]) => ({ name, value })),
       setAll(toSet, headers) {
         // Once the service failed in this request, supabase-js's reaction (dropping the session
         // after a refresh it could not make) is not the visitor's state: keep the cookies as sent.
         if (failed || stop.signal.aborted) return;
         for (const cookie of toSet) {
           session.pendingCookies = session.pendingCookies.filter((p) => p.name !== cookie.name);
-          session.pendingCookies.push({ name: cookie.name, value: cookie.value, options: { ...cookie.options, httpOnly: true, secure, sameSite: "lax", path: "/" } });
+          session.pendingCookies.push({ name: cookie.name, value: cookie.value, options: { ...cookie.options, ...cookieOptions } });
         }
         Object.assign(session.pendingHeaders, headers);
       },
@@ -191,6 +114,26 @@ export function createRequestSession(c: AppContext): RequestSession {
     auth: { flowType: "pkce" },
   });
   return session;
+}
+
+/**
+ * A client without any stored session, for calls that must not touch the visitor's cookies
+ * (password-reset and confirmation e-mails: no PKCE verifier cookie is left behind).
+ */
+export function sessionlessClient(session: RequestSession): SupabaseClient {
+  return createClient(session.endpoint.url, session.endpoint.key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: "implicit" },
+    global: { fetch: session.guardedFetch },
+  });
+}
+
+/**
+ * Drops the PKCE code-verifier cookie supabase-js writes before a sign-up or e-mail request: the
+ * links of this site carry a token hash (POST /verify), never a PKCE code, so the verifier would
+ * only be a stray cookie (and would make every page think a session is there).
+ */
+export function dropCodeVerifier(session: RequestSession): void {
+  session.pendingCookies = session.pendingCookies.filter((cookie) => !cookie.name.endsWith("-code-verifier"));
 }
 
 /** Expires every session cookie the request carried (tampered, expired or signed out). */
@@ -203,13 +146,14 @@ export function clearSessionCookies(session: RequestSession): void {
 }
 
 function serializeCookie({ name, value, options }: PendingCookie): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path ?? "/"}`];
-  if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.floor(options.maxAge)}`);
-  if (options.maxAge === 0) parts.push("Expires=Thu, 01 Jan 1970 00:00:00 GMT");
-  if (options.httpOnly) parts.push("HttpOnly");
-  if (options.secure) parts.push("Secure");
-  parts.push("SameSite=Lax");
-  return parts.join("; ");
+  return generateCookie(name, value, {
+    path: options.path ?? "/",
+    httpOnly: options.httpOnly,
+    secure: options.secure,
+    sameSite: "Lax",
+    ...(options.maxAge !== undefined ? { maxAge: Math.floor(options.maxAge) } : {}),
+    ...(options.maxAge === 0 ? { expires: new Date(0) } : {}),
+  });
 }
 
 /** Puts the session's cookie changes on a response; any response that sets a cookie is private, no-store. */
@@ -257,33 +201,72 @@ export function isUser(user: unknown): user is User {
   return typeof user === "object" && user !== null && typeof (user as User).id === "string" && (user as User).id.length > 0;
 }
 
+/** The session stored in the cookie (as @supabase/ssr wrote it), or null. */
+export async function storedSession(session: RequestSession): Promise<{ access_token: string; expires_at: number } | null> {
+  try {
+    const raw = await combineChunks(SESSION_COOKIE, (name) => session.cookies[name]);
+    if (!raw) return null;
+    const value: unknown = JSON.parse(raw.startsWith("base64-") ? stringFromBase64URL(raw.slice(7)) : raw);
+    if (typeof value !== "object" || value === null) return null;
+    const { access_token: accessToken, expires_at: expiresAt } = value as Record<string, unknown>;
+    return typeof accessToken === "string" && typeof expiresAt === "number" ? { access_token: accessToken, expires_at: expiresAt } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The signed-in user of this request, refreshing an expiring session at most
- * once (supabase-js does it inside getUser). A transient failure (service down,
- * timeout, 5xx, an answer that is not a user) keeps the cookies; anything else
- * that fails clears them.
+ * After a refresh that could not be made (refused, failed, no answer): while the stored access
+ * token has not expired yet, it still proves who the visitor is — ask the service with it.
+ */
+async function userFromStoredToken(session: RequestSession): Promise<User | null> {
+  const stored = await storedSession(session);
+  if (!stored || stored.expires_at * 1000 <= Date.now()) return null;
+  try {
+    const response = await session.endpoint.fetch(`${session.endpoint.url}/auth/v1/user`, {
+      headers: { apikey: session.endpoint.key, Authorization: `Bearer ${stored.access_token}` },
+      signal: AbortSignal.timeout(session.timeoutMs),
+    });
+    if (response.status !== 200) return null;
+    const user: unknown = await response.json();
+    return isUser(user) ? user : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The signed-in user of this request, refreshing an expiring session at most once (supabase-js
+ * does it inside getUser). A transient failure (service down, timeout, 5xx, a refused refresh,
+ * an answer that is not a user) keeps the cookies — and the visitor stays signed in while the
+ * stored access token is valid; anything else that fails clears them.
  */
 export async function currentUser(session: RequestSession): Promise<CurrentUser> {
   if (!session.hasCookie) return { user: null, transient: false };
   try {
     const outcome = await accountStep(session, session.client.auth.getUser());
     if (!outcome.done) {
-      console.error("session: the account service did not answer in time or failed");
-      return { user: null, transient: true };
+      console.error("session: the account service did not answer in time, failed or refused the refresh");
+      return transientUser(session);
     }
     const { data, error } = outcome.value;
     if (data.user && !error) {
       if (isUser(data.user)) return { user: data.user, transient: false };
       console.error("session: the account service answered without a user id");
-      return { user: null, transient: true };
+      return transientUser(session);
     }
-    if (error && (isAuthRetryableFetchError(error) || (error.status ?? 0) >= 500 || error.status === 0)) {
-      return { user: null, transient: true };
+    if (error && (isAuthRetryableFetchError(error) || (error.status ?? 0) >= 500 || error.status === 0 || error.status === 429)) {
+      return transientUser(session);
     }
   } catch (error) {
     console.error("session: reading the user failed", error);
-    return { user: null, transient: true };
+    return transientUser(session);
   }
   clearSessionCookies(session);
   return { user: null, transient: false };
+}
+
+async function transientUser(session: RequestSession): Promise<CurrentUser> {
+  const user = await userFromStoredToken(session);
+  return user ? { user, transient: false } : { user: null, transient: true };
 }

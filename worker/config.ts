@@ -1,0 +1,134 @@
+/**
+ * The worker's configuration: one valibot schema for every variable of env.d.ts. Booleans parse
+ * as booleans ("0", "false", "off", "no" are false), numbers as numbers, URLs as URLs; a bad
+ * value is an error that names the variable, and the worker refuses to serve until it is fixed
+ * (worker/index.ts answers 503 and logs the message).
+ */
+import * as v from "valibot";
+
+const TRUE_WORDS = ["1", "true", "yes", "on"];
+const FALSE_WORDS = ["0", "false", "no", "off"];
+
+/** A boolean variable: a TOML boolean, or one of the words above (any case); absent → `fallback`. */
+function flag(fallback: boolean) {
+  return v.optional(
+    v.pipe(
+      v.union([v.boolean(), v.string()]),
+      v.transform((value) => (typeof value === "boolean" ? value : value.trim().toLowerCase())),
+      v.check(
+        (value) => typeof value === "boolean" || TRUE_WORDS.includes(value) || FALSE_WORDS.includes(value),
+        `must be one of ${[...TRUE_WORDS, ...FALSE_WORDS].join(", ")}`,
+      ),
+      v.transform((value) => (typeof value === "boolean" ? value : TRUE_WORDS.includes(value))),
+    ),
+    fallback,
+  );
+}
+
+/** A whole number in [min, max]: a TOML number or its decimal text; absent → `fallback`. */
+function whole(fallback: number, min: number, max: number) {
+  return v.optional(
+    v.pipe(
+      v.union([v.number(), v.string()], "must be a whole number"),
+      v.transform((value) => (typeof value === "number" ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN)),
+      v.integer("must be a whole number"),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    fallback,
+  );
+}
+
+/** Free text; blank counts as unset. */
+const text = v.optional(v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined)));
+
+/** An absolute http(s) URL; blank counts as unset. */
+const httpUrl = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((value) => value || undefined),
+    v.optional(v.pipe(v.string(), v.url("must be an absolute URL"), v.regex(/^https?:\/\//i, "must start with http:// or https://"))),
+  ),
+);
+
+const DAY_LIMIT = 3650;
+
+export const ConfigSchema = v.pipe(
+  v.object({
+    SITE_NAME: text,
+    SITE_URL: httpUrl,
+    BUSINESS_CONTACT: text,
+    FILING_NUMBER: text,
+    CULTURE_LICENCE: text,
+    SUPABASE_URL: httpUrl,
+    SUPABASE_ANON_KEY: text,
+    /** HS256 key of the embedded account service; unset → a random key kept in D1. */
+    AUTH_JWT_SECRET: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.transform((value) => value || undefined),
+        v.optional(v.pipe(v.string(), v.minLength(32, "must be at least 32 characters (use `openssl rand -base64 48`)"))),
+      ),
+    ),
+    AUTH_AUTO_CONFIRM: flag(true),
+    EXPOSE_ACCOUNT_API: flag(false),
+    PAGE_CACHE: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),
+    /** "off": media and stream files are read from R2 on every request (worker/stream/edge-cache.ts). */
+    MEDIA_CACHE: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),
+    ACCOUNT_SERVICE_TIMEOUT_MS: whole(8000, 100, 60_000),
+    /** A session ends after this many days without a refresh. */
+    AUTH_SESSION_INACTIVITY_DAYS: whole(30, 1, DAY_LIMIT),
+    /** A session ends this many days after the sign-in, whatever happens. */
+    AUTH_SESSION_LIFETIME_DAYS: whole(90, 1, DAY_LIMIT),
+    /** Sender of the account e-mails, e.g. "影视站 <no-reply@example.com>". */
+    MAIL_FROM: text,
+    /** An HTTP mail API (POST JSON {from, to, subject, html, text}) and its bearer key. */
+    MAIL_API_URL: httpUrl,
+    MAIL_API_KEY: text,
+  }),
+  v.forward(
+    v.check((c) => Boolean(c.SUPABASE_URL) === Boolean(c.SUPABASE_ANON_KEY), "SUPABASE_URL and SUPABASE_ANON_KEY are set together"),
+    ["SUPABASE_ANON_KEY"],
+  ),
+  v.forward(
+    v.check((c) => !c.MAIL_API_URL || Boolean(c.MAIL_API_KEY && c.MAIL_FROM), "MAIL_API_URL needs MAIL_API_KEY and MAIL_FROM"),
+    ["MAIL_API_KEY"],
+  ),
+  v.forward(
+    v.check((c) => c.AUTH_SESSION_INACTIVITY_DAYS <= c.AUTH_SESSION_LIFETIME_DAYS, "must not exceed AUTH_SESSION_LIFETIME_DAYS"),
+    ["AUTH_SESSION_INACTIVITY_DAYS"],
+  ),
+);
+
+export type Config = v.InferOutput<typeof ConfigSchema>;
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; message: string };
+
+/** Parses the variables; the message lists every bad variable as "NAME: what is wrong". */
+export function parseConfig(vars: Record<string, unknown>): ConfigResult {
+  const result = v.safeParse(ConfigSchema, vars);
+  if (result.success) return { ok: true, config: result.output };
+  const lines = result.issues.map((issue) => `${v.getDotPath(issue) ?? "config"}: ${issue.message}`);
+  return { ok: false, message: `invalid configuration — ${lines.join("; ")}` };
+}
+
+const parsed = new WeakMap<object, ConfigResult>();
+
+/** The configuration of a set of bindings, parsed once per bindings object. */
+export function configResultOf(env: Env): ConfigResult {
+  let result = parsed.get(env);
+  if (!result) {
+    result = parseConfig(env as unknown as Record<string, unknown>);
+    parsed.set(env, result);
+  }
+  return result;
+}
+
+/** The configuration; throws with the message when it is invalid (the worker's middleware checked it first). */
+export function configOf(env: Env): Config {
+  const result = configResultOf(env);
+  if (!result.ok) throw new Error(result.message);
+  return result.config;
+}
