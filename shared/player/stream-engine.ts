@@ -1,7 +1,6 @@
 import type HlsType from "hls.js";
 import type { ErrorData, HlsConfig, Level as HlsLevel, LevelSwitchedData } from "hls.js";
 import type { QualityChoice } from "../library";
-import { parseMasterPlaylist } from "../stream/hls";
 import { playerConfig } from "./config";
 import { levelForChoice, nearestHeight, startLevelIndex, type Level } from "./quality";
 
@@ -103,7 +102,8 @@ export function switchSource(video: HTMLVideoElement, url: string): void {
 }
 
 async function fetchLevels(master: string): Promise<Level[]> {
-  const res = await fetch(master);
+  // The playlist parser is not needed before the page is interactive: it comes with the playlist.
+  const [res, { parseMasterPlaylist }] = await Promise.all([fetch(master), import("../stream/hls")]);
   if (!res.ok) throw new Error(`master playlist ${res.status}`);
   const base = new URL(master, location.href);
   return sortedLevels(
