@@ -4,6 +4,7 @@ import type { AppEnv } from "./app-env";
 import { authApi } from "./auth/api";
 import { requestLimits } from "./limits";
 import { serveMedia } from "./media/serve";
+import { searchApi } from "./search/api";
 import { handlePage } from "./pages";
 import { securityHeaders } from "./security";
 import { robotsHandler, sitemapHandler } from "./seo";
@@ -15,6 +16,8 @@ app.use("*", securityHeaders);
 
 // Account API for the browser (cookie sessions; the browser never sees a token).
 app.route("/api/auth", authApi);
+// Search for the browser: results after hydration and suggestions as you type (JSON, edge-cached).
+app.route("/api/search", searchApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));
 
 // The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is set.

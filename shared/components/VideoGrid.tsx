@@ -1,4 +1,5 @@
 import type { CardItem } from "../loaders";
+import type { Mark } from "../search/highlight";
 import { VideoCard } from "./VideoCard";
 
 interface VideoGridProps {
@@ -8,13 +9,15 @@ interface VideoGridProps {
   eagerCount?: number;
   /** Level of the card titles: 2 when the grid sits right under the page's h1. */
   headingLevel?: 2 | 3;
+  /** Search results: the matched runs of each title, by video id. */
+  marks?: Readonly<Record<string, readonly Mark[]>>;
 }
 
-export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel }: VideoGridProps) {
+export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel, marks }: VideoGridProps) {
   return (
     <div className={layout === "list" ? "video-list" : "video-grid"}>
       {items.map((item, index) => (
-        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} />
+        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} titleMarks={marks?.[item.id]} />
       ))}
     </div>
   );
