@@ -1,0 +1,140 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, waitForHydration, type ConsoleLog } from "./browser";
+
+/** The header's search combobox (issue 14): suggestions as you type, 热门搜索, 搜索历史. */
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(path: string, viewport: { width: number; height: number } = DESKTOP): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
+  const context = await browser.newContext({ viewport, locale: "zh-CN" });
+  const { page, log } = await newPage(context);
+  await page.goto(baseURL() + path);
+  await waitForHydration(page);
+  return { context, page, log };
+}
+
+/** The combobox's state as assistive technology sees it. */
+async function comboState(page: Page) {
+  return page.evaluate(() => {
+    const box = document.querySelector<HTMLInputElement>('input[role="combobox"]');
+    const id = box?.getAttribute("aria-activedescendant");
+    const active = id ? document.getElementById(id) : null;
+    const listbox = document.getElementById(box?.getAttribute("aria-controls") ?? "");
+    return {
+      expanded: box?.getAttribute("aria-expanded"),
+      active: active?.textContent ?? null,
+      activeSelected: active?.getAttribute("aria-selected") ?? null,
+      focused: document.activeElement === box,
+      options: listbox && !listbox.closest("[hidden]") ? [...listbox.querySelectorAll('[role="option"]')].map((o) => o.textContent ?? "") : [],
+    };
+  });
+}
+
+const box = (page: Page) => page.getByRole("combobox", { name: "搜索视频" });
+
+describe("search combobox in Chromium", () => {
+  it("by keyboard: pinyin initials suggest 雾港来信 (highlighted), arrows move, Escape closes, Enter opens the video", async () => {
+    const { context, page, log } = await open("/");
+    await box(page).focus();
+    await page.keyboard.type("wglx");
+    await page.getByRole("option", { name: /雾港来信/ }).waitFor();
+    let state = await comboState(page);
+    expect(state.expanded).toBe("true");
+    expect(state.options[0]).toContain("雾港来信");
+    expect(await page.locator('[role="option"] mark').first().textContent()).toBe("雾港来信");
+    expect(state.options.length).toBeLessThanOrEqual(8);
+
+    await page.keyboard.press("ArrowDown");
+    state = await comboState(page);
+    expect(state.active).toContain("雾港来信");
+    expect(state.activeSelected).toBe("true");
+    expect(state.focused).toBe(true); // focus stays in the box (aria-activedescendant)
+    await page.keyboard.press("ArrowUp"); // wraps to the last option
+    state = await comboState(page);
+    expect(state.active).toBe(state.options[state.options.length - 1]);
+
+    await page.keyboard.press("Escape");
+    state = await comboState(page);
+    expect(state.expanded).toBe("false");
+    expect(state.active).toBeNull();
+    expect(await box(page).inputValue()).toBe("wglx");
+
+    await page.keyboard.press("ArrowDown"); // reopens on the first option
+    expect((await comboState(page)).active).toContain("雾港来信");
+    await page.keyboard.press("Enter");
+    await page.waitForURL((url) => url.pathname === "/video/video_001");
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("by keyboard: Enter without an active option searches the typed text (traditional characters too)", async () => {
+    const { context, page, log } = await open("/");
+    await box(page).focus();
+    await page.keyboard.type("霧港");
+    await page.getByRole("option", { name: /雾港来信/ }).waitFor();
+    await page.keyboard.press("Enter");
+    await page.waitForURL((url) => url.pathname === "/search" && url.searchParams.get("q") === "霧港");
+    await page.getByRole("heading", { level: 1, name: /霧港/ }).waitFor();
+    // client-side navigation: results come from the worker, first and highlighted
+    const first = page.locator(".video-card-title").first();
+    expect(await first.textContent()).toBe("雾港来信");
+    expect(await first.locator("mark").textContent()).toBe("雾港");
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("by mouse (phone width): tap a suggestion; recent searches persist across pages and reloads, and clear", async () => {
+    const { context, page, log } = await open("/", PHONE);
+    await page.getByRole("button", { name: "打开菜单" }).click();
+    await box(page).click();
+    // an empty box shows 热门搜索 (no history yet)
+    await page.getByText("热门搜索").waitFor();
+    expect((await comboState(page)).options).toHaveLength(8);
+    expect(await page.getByText("搜索历史").count()).toBe(0);
+
+    await box(page).fill("wugang");
+    await page.getByRole("option", { name: /雾港来信/ }).click();
+    await page.waitForURL((url) => url.pathname === "/video/video_001");
+
+    await page.reload();
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "打开菜单" }).click();
+    await box(page).click();
+    await page.getByRole("option", { name: "wugang" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("yingshi:search-history"))).toBe('["wugang"]');
+
+    // a history entry searches again
+    await page.getByRole("option", { name: "wugang" }).click();
+    await page.waitForURL((url) => url.pathname === "/search" && url.searchParams.get("q") === "wugang");
+    expect(await page.locator(".video-card-title").first().textContent()).toBe("雾港来信");
+
+    await page.getByRole("button", { name: "打开菜单" }).click();
+    await box(page).fill("");
+    await page.getByRole("option", { name: "清空搜索历史" }).click();
+    await page.getByText("搜索历史").waitFor({ state: "detached" });
+    expect(await page.evaluate(() => localStorage.getItem("yingshi:search-history"))).toBeNull();
+    expect((await comboState(page)).options).toHaveLength(8); // 热门搜索 stay
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("without JavaScript the form still submits to /search", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, locale: "zh-CN", javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(baseURL() + "/");
+    await box(page).fill("wglx");
+    await box(page).press("Enter");
+    await page.waitForURL((url) => url.pathname === "/search" && url.searchParams.get("q") === "wglx");
+    expect(await page.locator(".video-card-title").first().innerHTML()).toBe("<mark>雾港来信</mark>");
+    await context.close();
+  });
+});
