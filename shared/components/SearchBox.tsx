@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ComponentType, type FormEvent, type RefObject } from "react";
+import { useEffect, useRef, useState, type ComponentType, type FormEvent, type RefObject } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { rememberSearch } from "../search/history";
 import { searchHref } from "../search/query";
@@ -25,6 +25,13 @@ export interface SearchPopupProps {
 const CLOSED: PopupState = { open: false, activeId: null };
 
 /**
+ * A fixed id (there is one header per page): the server and the browser render
+ * different trees around the page, so a useId() value would differ between the
+ * HTML and a popup mounted later, and the box would point at no listbox.
+ */
+const LISTBOX_ID = "site-search-listbox";
+
+/**
  * The header's search box: a form that works without JavaScript (GET /search?q=…),
  * and once hydrated a WAI-ARIA 1.2 combobox. The suggestion popup (SearchPopup) is
  * a separate chunk, loaded when the box is first focused or hovered, so it costs
@@ -40,7 +47,6 @@ export function SearchBox() {
   const [Popup, setPopupComponent] = useState<ComponentType<SearchPopupProps> | null>(null);
   const keys = useRef<KeyHandler | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const listboxId = useId();
 
   // Keep the box in step with the URL (the query of /search, empty elsewhere).
   useEffect(() => setText(initial), [location.pathname, location.search, initial]);
@@ -79,7 +85,7 @@ export function SearchBox() {
           role="combobox"
           aria-autocomplete="list"
           aria-expanded={popup.open}
-          aria-controls={listboxId}
+          aria-controls={LISTBOX_ID}
           aria-activedescendant={popup.activeId ?? undefined}
           autoComplete="off"
           value={text}
@@ -98,9 +104,9 @@ export function SearchBox() {
           enterKeyHint="search"
         />
         {Popup ? (
-          <Popup listboxId={listboxId} text={text} focused={focused} onState={setPopup} keys={keys} go={go} />
+          <Popup listboxId={LISTBOX_ID} text={text} focused={focused} onState={setPopup} keys={keys} go={go} />
         ) : (
-          <div id={listboxId} role="listbox" aria-label="搜索建议" hidden />
+          <div id={LISTBOX_ID} role="listbox" aria-label="搜索建议" hidden />
         )}
       </div>
       <button type="submit" className="search-button">
