@@ -31,14 +31,23 @@ export interface FoldedText {
 
 const KEEP = /[\p{L}\p{N}]/u;
 
-/** Folds one code point of the original into zero or more search characters. */
-function foldChar(char: string, map?: CharMap): string[] {
-  const out: string[] = [];
-  for (const c of char.normalize("NFKC").toLowerCase()) {
-    if (!KEEP.test(c)) continue;
-    out.push(map ? map(c) : c);
+/**
+ * Folds one code point of the original and hands each resulting search
+ * character to `emit`. ASCII letters and digits and CJK unified ideographs (the
+ * bulk of any title or description) take a fast path with the same result as
+ * NFKC + lower-casing (those characters have no decomposition).
+ */
+function foldCodePoint(cp: string, map: CharMap | undefined, emit: (c: string) => void): void {
+  if (cp.length === 1) {
+    const code = cp.charCodeAt(0);
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) return emit(cp);
+    if (code >= 0x41 && code <= 0x5a) return emit(String.fromCharCode(code + 32));
+    if (code >= 0x4e00 && code <= 0x9fff) return emit(map ? map(cp) : cp);
+    if (code < 0x80) return; // ASCII space and punctuation
   }
-  return out;
+  for (const c of cp.normalize("NFKC").toLowerCase()) {
+    if (KEEP.test(c)) emit(map ? map(c) : c);
+  }
 }
 
 /** Folds a text, keeping the origin of every folded character (for highlighting). */
@@ -48,11 +57,11 @@ export function foldText(text: string, map?: CharMap): FoldedText {
   const ends: number[] = [];
   let offset = 0;
   for (const cp of text) {
-    for (const c of foldChar(cp, map)) {
+    foldCodePoint(cp, map, (c) => {
       chars.push(c);
       starts.push(offset);
       ends.push(offset + cp.length);
-    }
+    });
     offset += cp.length;
   }
   return { text: chars.join(""), chars, starts, ends };
@@ -60,7 +69,9 @@ export function foldText(text: string, map?: CharMap): FoldedText {
 
 /** Folds a text to a plain string (no origins). */
 export function fold(text: string, map?: CharMap): string {
-  return foldText(text, map).text;
+  let out = "";
+  for (const cp of text) foldCodePoint(cp, map, (c) => (out += c));
+  return out;
 }
 
 /** Trims and cuts the raw query (in code points); never fails. */
