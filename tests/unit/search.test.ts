@@ -1,9 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { videos } from "../../shared/catalogue/index";
 import type { Video } from "../../shared/catalogue/types";
 import { TITLE_PINYIN } from "../../shared/search/generated/pinyin-keys";
 import { createSearchEngine, MAX_QUERY_LENGTH, normaliseQuery, resultCategories, searchDoc, searchQuery, sortSearchResults } from "../../shared/search/index";
-import { foldText, queryTerms } from "../../shared/search/normalise";
+import { fold, foldText, queryTerms } from "../../shared/search/normalise";
 import { matchPinyin } from "../../shared/search/pinyin-match";
 import { rankDocs, TIER, type SearchDoc } from "../../shared/search/rank";
 import { toSimplified } from "../../shared/search/t2s";
@@ -27,6 +28,18 @@ describe("folding", () => {
     ["霧港來信", "霧港來信"],
   ])("%s folds to %s", (input, folded) => {
     expect(foldText(input).text).toBe(folded);
+  });
+  it("the fast paths give the same result as NFKC + lower case + letters and digits only", () => {
+    const reference = (text: string) =>
+      [...text].flatMap((cp) => [...cp.normalize("NFKC").toLowerCase()].filter((c) => /[\p{L}\p{N}]/u.test(c))).join("");
+    const pieces = fc.constantFrom("雾", "港", "A", "z", "9", " ", "，", "Ｗ", "ｇ", "①", "ﬁ", "É", "e\u0301", "·", "𠀀", "！", "\u3000", "Ⅻ", "ß");
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, fc.string({ unit: "binary" })), { maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        expect(fold(text)).toBe(reference(text));
+        expect(foldText(text).text).toBe(reference(text));
+      }),
+    );
   });
   it("maps traditional characters to simplified with the generated table", () => {
     expect(foldText("霧港來信", toSimplified).text).toBe("雾港来信");
