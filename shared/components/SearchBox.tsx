@@ -33,7 +33,9 @@ const LISTBOX_ID = "site-search-listbox";
 
 /**
  * The header's search box: a form that works without JavaScript (GET /search?q=…),
- * and once hydrated a WAI-ARIA 1.2 combobox. The suggestion popup (SearchPopup) is
+ * and once hydrated a WAI-ARIA 1.2 combobox (an `<input type="text">`: the HTML
+ * checker does not allow role=combobox on type=search; inputMode and enterKeyHint
+ * still give phones their search keyboard). The suggestion popup (SearchPopup) is
  * a separate chunk, loaded when the box is first focused or hovered, so it costs
  * no bytes before interaction.
  */
@@ -77,7 +79,8 @@ export function SearchBox() {
       <div className="search-combo">
         <input
           ref={input}
-          type="search"
+          type="text"
+          inputMode="search"
           name="q"
           className="search-input"
           placeholder="搜索影片、剧集、综艺…"
@@ -99,7 +102,13 @@ export function SearchBox() {
           onPointerEnter={load}
           onKeyDown={(e) => {
             // Keys that confirm an IME composition (Enter while typing pinyin) belong to the IME.
-            if (!e.nativeEvent.isComposing && keys.current?.(e.key)) e.preventDefault();
+            if (e.nativeEvent.isComposing) return;
+            if (keys.current?.(e.key)) e.preventDefault();
+            else if (e.key === "Escape" && text) {
+              // The list is closed: Escape clears the box (WAI-ARIA combobox pattern).
+              e.preventDefault();
+              setText("");
+            }
           }}
           enterKeyHint="search"
         />

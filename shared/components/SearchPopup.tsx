@@ -105,7 +105,7 @@ export function SearchPopup({ listboxId, text, focused, onState, keys, go }: Sea
         pick(options[current]);
         return true;
       case "Escape":
-        if (!open) return false; // the browser clears the box
+        if (!open) return false; // the box clears itself
         setDismissed(true);
         setActive(-1);
         return true;

@@ -1,5 +1,5 @@
+import type { ReactNode } from "react";
 import type { CardItem } from "../loaders";
-import type { Mark } from "../search/highlight";
 import { VideoCard } from "./VideoCard";
 
 interface VideoGridProps {
@@ -9,15 +9,15 @@ interface VideoGridProps {
   eagerCount?: number;
   /** Level of the card titles: 2 when the grid sits right under the page's h1. */
   headingLevel?: 2 | 3;
-  /** Search results: the matched runs of each title, by video id. */
-  marks?: Readonly<Record<string, readonly Mark[]>>;
+  /** How each card's title is shown (search results mark the matched part). */
+  renderTitle?: (item: CardItem, title: string) => ReactNode;
 }
 
-export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel, marks }: VideoGridProps) {
+export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel, renderTitle }: VideoGridProps) {
   return (
     <div className={layout === "list" ? "video-list" : "video-grid"}>
       {items.map((item, index) => (
-        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} titleMarks={marks?.[item.id]} />
+        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} renderTitle={renderTitle} />
       ))}
     </div>
   );

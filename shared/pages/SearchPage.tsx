@@ -1,6 +1,7 @@
 import { useLoaderData, useNavigate } from "react-router";
 import { Pagination } from "../components/Pagination";
 import { PageMeta } from "../components/PageMeta";
+import { Highlighted } from "../components/Highlighted";
 import { VideoGrid } from "../components/VideoGrid";
 import type { SearchData } from "../loaders";
 import { SEARCH_SORTS, searchQuery, type SearchSort, type SearchState } from "../search/query";
@@ -73,7 +74,12 @@ export function SearchPage() {
       ) : null}
 
       {data.items.length > 0 ? (
-        <VideoGrid items={data.items} eagerCount={2} headingLevel={2} marks={data.marks} />
+        <VideoGrid
+          items={data.items}
+          eagerCount={2}
+          headingLevel={2}
+          renderTitle={(item, title) => <Highlighted text={title} marks={data.marks[item.id]} />}
+        />
       ) : (
         <>
           <div className="empty-state" role="status">
