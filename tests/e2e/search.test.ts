@@ -42,7 +42,7 @@ async function comboState(page: Page) {
 const box = (page: Page) => page.getByRole("combobox", { name: "搜索视频" });
 
 describe("search combobox in Chromium", () => {
-  it("by keyboard: pinyin initials suggest 雾港来信 first (highlighted), arrows move, Escape closes, Enter opens the video", async () => {
+  it("by keyboard: pinyin initials suggest 雾港来信 first (highlighted), arrows move, Escape closes then clears, Enter opens the video", async () => {
     const { context, page, log } = await open("/");
     await box(page).focus();
     await page.keyboard.type("wg");
@@ -63,6 +63,12 @@ describe("search combobox in Chromium", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => comboState(page)).toMatchObject({ expanded: "false", active: null });
     expect(await box(page).inputValue()).toBe("wg");
+    await page.keyboard.press("Escape"); // closed: Escape clears the box
+    await expect.poll(() => box(page).inputValue()).toBe("");
+    await page.keyboard.type("wg");
+    await page.getByRole("option", { name: /雾港来信/ }).waitFor();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => comboState(page)).toMatchObject({ expanded: "false" });
 
     await page.keyboard.press("ArrowDown"); // reopens on the first option
     await expect.poll(() => comboState(page)).toMatchObject({ expanded: "true", active: state.options[0] });
@@ -111,6 +117,8 @@ describe("search combobox in Chromium", () => {
     // a history entry searches again
     await page.getByRole("option", { name: "wugang" }).click();
     await page.waitForURL((url) => url.pathname === "/search" && url.searchParams.get("q") === "wugang");
+    // the URL changes a moment before the new page is committed: wait for its heading
+    await page.getByRole("heading", { level: 1, name: /wugang/ }).waitFor();
     expect(await page.locator(".video-card-title").first().textContent()).toBe("雾港来信");
 
     await page.getByRole("button", { name: "打开菜单" }).click();
