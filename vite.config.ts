@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import devServer from "@hono/vite-dev-server";
 import cloudflareAdapter from "@hono/vite-dev-server/cloudflare";
+import { spawnSync } from "node:child_process";
 import { defineConfig, type Manifest, type Plugin } from "vite";
+import { searchKeysCurrent } from "./scripts/search-keys-inputs.mjs";
 
 const root = import.meta.dirname;
 const CLIENT_ENTRY = "client/entry.tsx";
@@ -71,6 +73,25 @@ function clientAssets(): Plugin {
   };
 }
 
+/**
+ * Search keys (pinyin of the titles, the traditional→simplified table) are computed
+ * at build time: the build rewrites shared/search/generated/ when their inputs changed
+ * (the catalogue, the folding rules, the generator, the libraries).
+ */
+function searchKeys(): Plugin {
+  return {
+    name: "search-keys",
+    apply: "build",
+    buildStart() {
+      if (searchKeysCurrent(root)) return;
+      // A separate process (tsx): the generator imports the catalogue's TypeScript sources.
+      const run = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/search-keys.ts")], { cwd: root, encoding: "utf8" });
+      if (run.status !== 0) this.error(`search keys: ${run.stderr || run.stdout}`);
+      if (run.stdout.includes("wrote")) this.info(run.stdout.trim());
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   publicDir: "public",
   oxc: { jsx: { runtime: "automatic" } },
@@ -90,6 +111,7 @@ export default defineConfig(({ command }) => ({
     },
   },
   plugins: [
+    searchKeys(),
     clientAssets(),
     ...(command === "serve"
       ? [

@@ -11,6 +11,7 @@ import "./globals";
 import { LibraryProvider } from "./library-provider";
 import { startLibrarySync } from "./library-sync";
 import { clientRootLoader } from "./root-loader";
+import { fetchSearch } from "../shared/search/api-client";
 import "./styles.css";
 
 installCoverFallback(document);
@@ -29,6 +30,7 @@ const account = new AccountClient(hydratedRoot?.user ?? null, hydratedRoot?.libr
 const routes = createRoutes({
   rootLoader: clientRootLoader(account, hydratedRoot),
   sessionUser: () => account.currentUser(),
+  search: fetchSearch,
 });
 // The page's own lazy chunk (preloaded by the worker) must be there before hydrating.
 await loadLazyMatches(matchRoutes(routes, window.location));

@@ -4,7 +4,7 @@ import type { Video } from "./catalogue/types";
 import { isInfoPageType, type InfoPageType } from "./content/info-page-types";
 import { buildListing, matchesCategory, sortVideos, type ListingResult, type ListingSort } from "./listing";
 import { pickRandom, randomInt } from "./random";
-import { runSearch, type SearchResult } from "./search";
+import type { SearchResult } from "./search/query";
 
 /** A card on a list: the video id and its (fake) view count, drawn in the loader. */
 export interface CardItem {
@@ -77,13 +77,24 @@ export function listingLoader(kind: ListingKind) {
   };
 }
 
-export interface SearchData extends Omit<SearchResult, "ids"> {
+export interface SearchData extends Omit<SearchResult, "ids" | "recommended"> {
   items: CardItem[];
+  /** 热门推荐 under "no results". */
+  recommended: CardItem[];
 }
 
-export function searchLoader({ request }: LoaderFunctionArgs): SearchData {
-  const { ids, ...result } = runSearch(videos, new URL(request.url).searchParams);
-  return { ...result, items: toCards(ids.map((id) => getVideo(id) as Video)) };
+/**
+ * Runs a search: the worker ranks the catalogue itself (it holds the
+ * traditional→simplified table); the browser asks the worker (GET /api/search).
+ */
+export type SearchRunner = (params: URLSearchParams, signal: AbortSignal) => SearchResult | Promise<SearchResult>;
+
+export function searchLoader(search: SearchRunner) {
+  return async ({ request }: LoaderFunctionArgs): Promise<SearchData> => {
+    const { ids, recommended, ...result } = await search(new URL(request.url).searchParams, request.signal);
+    const cards = (list: readonly string[]) => toCards(list.flatMap((id) => getVideo(id) ?? []));
+    return { ...result, items: cards(ids), recommended: cards(recommended) };
+  };
 }
 
 export const RELATED_COUNT = 8;

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
-import { homeLoader, infoLoader, listingLoader, notFoundLoader, searchLoader, videoLoader } from "./loaders";
+import { homeLoader, infoLoader, listingLoader, notFoundLoader, searchLoader, videoLoader, type SearchRunner } from "./loaders";
 import { authPageData, resetPageData, type AuthPageData } from "./auth-page-data";
 import { PageError } from "./pages/NotFoundPages";
 import type { ProfileData } from "./pages/ProfilePage";
@@ -29,6 +29,8 @@ export interface RoutePlatform {
   rootLoader: LoaderFunction;
   /** The signed-in visitor, for the /auth and /profile guards. */
   sessionUser(args: LoaderFunctionArgs): SessionUser | null | Promise<SessionUser | null>;
+  /** Search: the worker ranks the catalogue itself, the browser asks the worker. */
+  search: SearchRunner;
 }
 
 /** Resolves the lazy routes among `matches` (before hydration, so the first render matches the HTML). */
@@ -47,7 +49,7 @@ export async function loadLazyMatches(matches: ReadonlyArray<{ route: RouteObjec
  * The one route table of the site, used by the worker (static handler) and the
  * browser (data router).
  */
-export function createRoutes({ rootLoader, sessionUser }: RoutePlatform): RouteObject[] {
+export function createRoutes({ rootLoader, sessionUser, search }: RoutePlatform): RouteObject[] {
   /** A signed-in visitor opening /auth goes to /profile. */
   const authLoader = async (args: LoaderFunctionArgs): Promise<AuthPageData> => {
     if (await sessionUser(args)) throw redirect("/profile");
@@ -83,7 +85,7 @@ export function createRoutes({ rootLoader, sessionUser }: RoutePlatform): RouteO
             { path: "category/:name", loader: listingLoader("category"), ...listingPage },
             { path: "latest", loader: listingLoader("latest"), ...listingPage },
             { path: "top-rated", loader: listingLoader("top-rated"), ...listingPage },
-            { path: "search", loader: searchLoader, ...lazyPage("shared/pages/SearchPage.tsx", () => import("./pages/SearchPage").then((m) => ({ Component: m.SearchPage }))) },
+            { path: "search", loader: searchLoader(search), ...lazyPage("shared/pages/SearchPage.tsx", () => import("./pages/SearchPage").then((m) => ({ Component: m.SearchPage }))) },
             {
               path: "video/:id",
               loader: videoLoader,

@@ -8,6 +8,7 @@ import { requestLimits } from "./limits";
 import { isLocalHost } from "./local-host";
 import { devMailbox } from "./mail/dev-mailbox";
 import { serveMediaCached } from "./media/cached";
+import { searchApi } from "./search/api";
 import { handlePage } from "./pages";
 import { securityHeaders, streamSecurityHeaders } from "./security";
 import { robotsHandler, sitemapHandler } from "./seo";
@@ -30,6 +31,8 @@ app.use("*", async (c, next) => {
 
 // Account API for the browser (cookie sessions; the browser never sees a token).
 app.route("/api/auth", authApi);
+// Search for the browser: results after hydration and suggestions as you type (JSON, edge-cached).
+app.route("/api/search", searchApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));
 
 // The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is true.

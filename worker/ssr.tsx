@@ -10,6 +10,7 @@ import type { AppContext } from "./app-env";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
+import { searchEngine } from "./search/engine";
 
 /** What the worker hands to the loaders of one request. */
 interface ServerLoaderContext {
@@ -24,6 +25,7 @@ const handler = createStaticHandler(
   createRoutes({
     rootLoader: serverRootLoader,
     sessionUser: ({ context }) => (context as unknown as ServerLoaderContext).root.user,
+    search: (params) => searchEngine.run(params),
   }),
 );
 

@@ -1,36 +1,24 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
-import { Link, NavLink, useLocation, useNavigate } from "react-router";
+import { useEffect, useId, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
 import { MAIN_CATEGORIES } from "../catalogue/index";
 import { useRootData } from "../root-data";
 import { Logo } from "./Logo";
+import { SearchBox } from "./SearchBox";
 import { SignOutButton } from "./SignOutButton";
 
 /** The search box: goes to /search?q=… only when the trimmed text is non-empty. */
-export function searchHref(text: string): string | null {
-  const q = text.trim();
-  return q ? `/search?q=${encodeURIComponent(q)}` : null;
-}
+export { searchHref } from "../search/query";
 
 export function Header() {
   const { config, user } = useRootData();
-  const navigate = useNavigate();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
-  const currentQuery = location.pathname === "/search" ? new URLSearchParams(location.search).get("q") ?? "" : "";
-  const [text, setText] = useState(currentQuery);
 
-  // Close the mobile menu on navigation; keep the box in step with the URL.
+  // Close the mobile menu on navigation.
   useEffect(() => {
     setMenuOpen(false);
-    setText(currentQuery);
-  }, [location.pathname, location.search, currentQuery]);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const href = searchHref(text);
-    if (href) navigate(href);
-  }
+  }, [location.pathname, location.search]);
 
   return (
     <header className="site-header">
@@ -51,22 +39,7 @@ export function Header() {
           <span className="menu-toggle-bar" aria-hidden="true" />
         </button>
         <div id={menuId} className={menuOpen ? "header-menu is-open" : "header-menu"}>
-          <form className="search-form" role="search" action="/search" method="get" onSubmit={onSubmit}>
-            <input
-              type="search"
-              name="q"
-              className="search-input"
-              placeholder="搜索影片、剧集、综艺…"
-              aria-label="搜索视频"
-              value={text}
-              maxLength={100}
-              onChange={(e) => setText(e.target.value)}
-              enterKeyHint="search"
-            />
-            <button type="submit" className="search-button">
-              搜索
-            </button>
-          </form>
+          <SearchBox />
           <nav className="main-nav" aria-label="分类导航">
             {MAIN_CATEGORIES.map((name) => (
               <NavLink key={name} to={`/category/${name}`} className="nav-link">

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { getVideo } from "../catalogue/index";
 import { formatRating, formatViews } from "../format";
+import type { ReactNode } from "react";
 import type { CardItem } from "../loaders";
 
 /** Cover size: every cover is 16:9; width/height keep the layout still while it loads. */
@@ -16,9 +17,11 @@ interface VideoCardProps {
   eager?: boolean;
   /** Level of the title: 2 right under a page's h1, 3 under a section's h2 (headings go down one level at a time). */
   headingLevel?: 2 | 3;
+  /** How the title is shown (search results mark the matched part); plain text by default. */
+  renderTitle?: (item: CardItem, title: string) => ReactNode;
 }
 
-export function VideoCard({ item, layout = "grid", eager = false, headingLevel = 3 }: VideoCardProps) {
+export function VideoCard({ item, layout = "grid", eager = false, headingLevel = 3, renderTitle }: VideoCardProps) {
   const video = getVideo(item.id);
   if (!video) return null;
   const Title = headingLevel === 2 ? "h2" : "h3";
@@ -39,7 +42,7 @@ export function VideoCard({ item, layout = "grid", eager = false, headingLevel =
           <span className="video-card-duration">{video.duration}</span>
         </div>
         <div className="video-card-body">
-          <Title className="video-card-title">{video.title}</Title>
+          <Title className="video-card-title">{renderTitle ? renderTitle(item, video.title) : video.title}</Title>
           <p className="video-card-meta">
             {/* No aria-label: it is not allowed on a plain <span>; the star is read as "评分" instead. */}
             <span className="rating">

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { CardItem } from "../loaders";
 import { VideoCard } from "./VideoCard";
 
@@ -8,13 +9,15 @@ interface VideoGridProps {
   eagerCount?: number;
   /** Level of the card titles: 2 when the grid sits right under the page's h1. */
   headingLevel?: 2 | 3;
+  /** How each card's title is shown (search results mark the matched part). */
+  renderTitle?: (item: CardItem, title: string) => ReactNode;
 }
 
-export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel }: VideoGridProps) {
+export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel, renderTitle }: VideoGridProps) {
   return (
     <div className={layout === "list" ? "video-list" : "video-grid"}>
       {items.map((item, index) => (
-        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} />
+        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} renderTitle={renderTitle} />
       ))}
     </div>
   );

@@ -1,9 +1,10 @@
 import { useLoaderData, useNavigate } from "react-router";
 import { Pagination } from "../components/Pagination";
 import { PageMeta } from "../components/PageMeta";
+import { Highlighted } from "../components/Highlighted";
 import { VideoGrid } from "../components/VideoGrid";
 import type { SearchData } from "../loaders";
-import { SEARCH_SORTS, searchQuery, type SearchSort, type SearchState } from "../search";
+import { SEARCH_SORTS, searchQuery, type SearchSort, type SearchState } from "../search/query";
 
 export function SearchPage() {
   const data = useLoaderData() as SearchData;
@@ -73,16 +74,31 @@ export function SearchPage() {
       ) : null}
 
       {data.items.length > 0 ? (
-        <VideoGrid items={data.items} eagerCount={2} headingLevel={2} />
+        <VideoGrid
+          items={data.items}
+          eagerCount={2}
+          headingLevel={2}
+          renderTitle={(item, title) => <Highlighted text={title} marks={data.marks[item.id]} />}
+        />
       ) : (
-        <div className="empty-state" role="status">
-          <p className="empty-title">未找到相关结果</p>
-          <ul className="empty-hint-list">
-            <li>请检查输入的关键词是否有错别字</li>
-            <li>尝试使用更简单的关键词</li>
-            <li>尝试使用其他关键词</li>
-          </ul>
-        </div>
+        <>
+          <div className="empty-state" role="status">
+            <p className="empty-title">未找到相关结果</p>
+            <ul className="empty-hint-list">
+              <li>请检查输入的关键词是否有错别字</li>
+              <li>尝试使用更简单的关键词</li>
+              <li>尝试使用其他关键词</li>
+            </ul>
+          </div>
+          {data.recommended.length > 0 ? (
+            <section className="search-recommended" aria-labelledby="search-recommended-title">
+              <h2 id="search-recommended-title" className="section-title">
+                热门推荐
+              </h2>
+              <VideoGrid items={data.recommended} headingLevel={3} />
+            </section>
+          ) : null}
+        </>
       )}
       <Pagination page={state.page} pageCount={data.pageCount} hrefFor={(page) => href({ page })} />
     </>

@@ -138,6 +138,26 @@ for (const [width, viewport] of [
       });
     });
 
+    it("the search combobox, empty (搜索历史, 热门搜索) and with suggestions, has no violations", async () => {
+      await withPage("/", async (page) => {
+        if (viewport === PHONE) {
+          await page.getByRole("button", { name: "打开菜单" }).click();
+        }
+        const box = page.getByRole("combobox", { name: "搜索视频" });
+        await page.evaluate(() => localStorage.setItem("yingshi:search-history", JSON.stringify(["雾港", "wglx"])));
+        await box.focus();
+        await page.getByRole("option", { name: "清空搜索历史" }).waitFor();
+        await page.keyboard.press("ArrowDown");
+        await settle(page);
+        expect(await audit(page)).toEqual([]);
+        await box.fill("wg");
+        await page.getByRole("option", { name: /雾港来信/ }).waitFor();
+        await page.keyboard.press("ArrowDown");
+        await settle(page);
+        expect(await audit(page)).toEqual([]);
+      });
+    });
+
     if (viewport === PHONE) {
       it("the opened mobile menu has no violations", async () => {
         await withPage("/", async (page) => {

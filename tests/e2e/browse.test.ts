@@ -98,7 +98,7 @@ describe("browsing the catalogue in Chromium", () => {
 
   it("header search goes to /search only for non-empty text, and the search filters work", async () => {
     const { context, page, log } = await open("/");
-    const box = page.getByRole("searchbox", { name: "搜索视频" });
+    const box = page.getByRole("combobox", { name: "搜索视频" });
     await box.fill("   ");
     await box.press("Enter");
     await page.waitForTimeout(300);

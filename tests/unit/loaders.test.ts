@@ -1,6 +1,9 @@
 import { isRouteErrorResponse } from "react-router";
 import { describe, expect, it } from "vitest";
 import { getVideo, MAIN_CATEGORIES, videos } from "../../shared/catalogue/index";
+import { TITLE_PINYIN } from "../../shared/search/generated/pinyin-keys";
+import { createSearchEngine } from "../../shared/search/index";
+import { toSimplified } from "../../shared/search/t2s";
 import { homeLoader, infoLoader, listingLoader, relatedCandidates, searchLoader, videoLoader } from "../../shared/loaders";
 
 const args = (url: string, params: Record<string, string> = {}) => ({ request: new Request(url), params, context: {} }) as never;
@@ -76,9 +79,16 @@ describe("listing, search and info loaders", () => {
     expect(listingLoader("top-rated")(args("http://x/top-rated")).state.sort).toBe("rating");
     expect(listingLoader("latest")(args("http://x/latest")).items[0].id).toBe("video_050");
   });
-  it("search returns cards of matching videos", () => {
-    const data = searchLoader(args("http://x/search?q=" + encodeURIComponent("美食")));
+  it("search returns cards of matching videos, and 热门推荐 when none match", async () => {
+    const engine = createSearchEngine(videos, TITLE_PINYIN, toSimplified);
+    const load = searchLoader((params) => engine.run(params));
+    const data = await load(args("http://x/search?q=" + encodeURIComponent("美食")));
     expect(data.total).toBeGreaterThan(0);
+    expect(data.items.map((c) => c.id)).toEqual(engine.run(new URLSearchParams({ q: "美食" })).ids);
+    expect(data.recommended).toEqual([]);
+    const none = await load(args("http://x/search?q=zzzz"));
+    expect(none.items).toEqual([]);
+    expect(none.recommended).toHaveLength(8);
   });
   it("info pages: known types load, others are 404", () => {
     expect(infoLoader(args("http://x/info/help", { page: "help" })).type).toBe("help");

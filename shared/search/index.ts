@@ -1,0 +1,128 @@
+/**
+ * Search over the catalogue: build the index once (from build-time pinyin keys),
+ * then rank, filter, sort and paginate per request. Runs in the worker (with the
+ * traditional→simplified table) and in unit tests; the browser asks the worker.
+ */
+import type { Video } from "../catalogue/types";
+import { pageCount, pageSlice, parsePage } from "../pagination";
+import { marksFor, type Mark } from "./highlight";
+import { fold, foldText, normaliseQuery, queryTerms, type CharMap } from "./normalise";
+import { rankDocs, type NameField, type SearchDoc } from "./rank";
+import { isSearchSort, MAX_SUGGESTIONS, type SearchResult, type SearchSort, type SuggestResponse, type Suggestion } from "./query";
+
+export { MAX_QUERY_LENGTH, normaliseQuery } from "./normalise";
+export * from "./query";
+
+/** 热门搜索 and 热门推荐: how many. */
+export const HOT_COUNT = 8;
+
+const titleCollator = new Intl.Collator("zh-Hans-CN");
+
+export function sortSearchResults(videos: readonly Video[], sort: SearchSort): Video[] {
+  const copy = videos.slice();
+  switch (sort) {
+    case "relevance":
+      return copy;
+    case "rating":
+      return copy.sort((a, b) => b.rating - a.rating);
+    case "year":
+      return copy.sort((a, b) => b.year - a.year);
+    case "title":
+      return copy.sort((a, b) => titleCollator.compare(a.title, b.title));
+  }
+}
+
+/** Categories present in the matches, most frequent first: the options of the category filter. */
+export function resultCategories(videos: readonly Video[]): string[] {
+  const counts = new Map<string, number>();
+  for (const v of videos) for (const c of v.category) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || titleCollator.compare(a[0], b[0])).map(([c]) => c);
+}
+
+/** Build-time pinyin of each title, by video id: syllables separated by spaces. */
+export type PinyinKeys = Readonly<Record<string, string>>;
+
+function nameField(text: string, pinyin: string | undefined, map?: CharMap): NameField {
+  const folded = foldText(text, map);
+  const syllables = pinyin ? pinyin.split(" ") : null;
+  return { folded, syllables: syllables && syllables.length === folded.chars.length ? syllables : null };
+}
+
+/** One catalogue entry as the search sees it. */
+export function searchDoc(video: Video, pinyin: string | undefined, map?: CharMap): SearchDoc {
+  return {
+    id: video.id,
+    title: nameField(video.title, pinyin, map),
+    names: [],
+    labels: [...video.tags, ...video.category].map((l) => fold(l, map)),
+    description: fold(video.description, map),
+  };
+}
+
+export interface SearchEngine {
+  /** The /search page: ranked (or sorted), filtered by category, one page. */
+  run(params: URLSearchParams): SearchResult;
+  /** Up to 8 titles for the header box; 热门搜索 for an empty query. */
+  suggest(raw: string | null): SuggestResponse;
+  /** 热门推荐 / 热门搜索: the best-rated titles (catalogue order on ties). */
+  hot(): Video[];
+}
+
+/**
+ * A search engine over a catalogue. The index is built on first use (once per
+ * isolate in the worker), never per request.
+ */
+export function createSearchEngine(catalogue: readonly Video[], keys: PinyinKeys, map?: CharMap): SearchEngine {
+  let docs: SearchDoc[] | null = null;
+  const index = () => (docs ??= catalogue.map((v) => searchDoc(v, keys[v.id], map)));
+  const byId = new Map(catalogue.map((v, i) => [v.id, i]));
+
+  const ranked = (q: string) => {
+    const all = index();
+    return rankDocs(all, queryTerms(q, map)).map((r) => ({ video: catalogue[byId.get(r.doc.id) as number], marks: marksFor(r.doc.title.folded, r.match.title) }));
+  };
+
+  const hot = () => catalogue.slice().sort((a, b) => b.rating - a.rating).slice(0, HOT_COUNT);
+
+  return {
+    hot,
+    run(params) {
+      const q = normaliseQuery(params.get("q"));
+      const sortRaw = params.get("sort");
+      const sort: SearchSort = isSearchSort(sortRaw) ? sortRaw : "relevance";
+      const matches = q ? ranked(q) : [];
+      const marks = new Map(matches.map((m) => [m.video.id, m.marks]));
+      const matched = matches.map((m) => m.video);
+      const categories = resultCategories(matched);
+      const categoryRaw = params.get("category");
+      const category = categoryRaw !== null && categories.includes(categoryRaw) ? categoryRaw : null;
+      const filtered = category === null ? matched : matched.filter((v) => v.category.includes(category));
+      const sorted = sortSearchResults(filtered, sort);
+      const pages = pageCount(sorted.length);
+      const page = parsePage(params.get("page"), pages);
+      const ids = pageSlice(sorted, page).map((v) => v.id);
+      const pageMarks: Record<string, Mark[]> = {};
+      for (const id of ids) {
+        const m = marks.get(id);
+        if (m && m.length > 0) pageMarks[id] = m;
+      }
+      return {
+        state: { q, category, sort, page },
+        categories,
+        total: sorted.length,
+        pageCount: pages,
+        ids,
+        marks: pageMarks,
+        recommended: q && sorted.length === 0 ? hot().map((v) => v.id) : [],
+      };
+    },
+    suggest(raw) {
+      const q = normaliseQuery(raw);
+      if (!q) return { q, items: [], hot: hot().map((v) => v.title) };
+      const items: Suggestion[] = ranked(q)
+        .slice(0, MAX_SUGGESTIONS)
+        .map(({ video, marks }) => ({ id: video.id, title: video.title, cover: "/" + video.coverImage, year: video.year, category: video.category[0] ?? "", marks }));
+      return { q, items, hot: [] };
+    },
+  };
+}
