@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm run deploy`: builds the client and deploys the worker with its static
  * assets to Cloudflare Workers (needs `npx wrangler login` first, an R2 bucket
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+/** @param {string[]} args */
 const run = (args) => {
   const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env });
   if (r.status !== 0) process.exit(r.status ?? 1);

@@ -1,9 +1,11 @@
+// @ts-check
 /**
  * A minimal Chrome DevTools Protocol client for a worker isolate on an inspector port: `wrangler
  * dev`'s (ws://<ip>:<port>/ws) or workerd's own under Miniflare (ws://<ip>:<port>/core:user:<name>).
  * Used by the benchmark (CPU profile of SSR requests) and the load test (JS heap samples).
  */
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -15,8 +17,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *   null when nothing answers on the port
  */
 export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
-  let WebSocketImpl = globalThis.WebSocket;
-  if (!WebSocketImpl) WebSocketImpl = (await import("ws")).default; // Node 20: the `ws` package wrangler installs
+  // Node 20 has no global WebSocket: the `ws` package that wrangler installs (browser-compatible events).
+  const WebSocketImpl = globalThis.WebSocket ?? (await import("ws")).default;
+  /** @type {WebSocket} */
   let socket;
   try {
     socket = new WebSocketImpl(`ws://${ip}:${port}/${target}`);
@@ -28,6 +31,7 @@ export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
     return null;
   }
   let id = 0;
+  /** @type {Map<number, (result: unknown) => void>} */
   const pending = new Map();
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(String(event.data));
@@ -36,7 +40,13 @@ export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
     pending.delete(message.id);
   });
   return {
-    /** Resolves with the result, or null on an error answer or after `timeoutMs`. */
+    /**
+     * Resolves with the result, or null on an error answer or after `timeoutMs`.
+     * @param {string} method
+     * @param {object} [params]
+     * @param {number} [timeoutMs]
+     * @returns {Promise<any>}
+     */
     call(method, params = {}, timeoutMs = 3000) {
       return Promise.race([
         new Promise((resolve) => {

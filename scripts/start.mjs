@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm start`: builds the client and worker, prepares the local bindings
  * (media in R2, D1 migrations) and serves the whole site with `wrangler dev`
@@ -24,5 +25,5 @@ const server = spawn(process.execPath, [path.join(root, "node_modules/wrangler/b
   stdio: "inherit",
   env,
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

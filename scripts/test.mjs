@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm test`: every test layer in one command.
  *  1. installs Debian's chromium and fonts-noto-cjk when missing (never a downloaded browser),
