@@ -199,7 +199,7 @@ async function cpuPerRequest(devtools, runtimePid, base, route, n = quick ? 30 :
     await devtools.call("Profiler.setSamplingInterval", { interval: 100 });
     await devtools.call("Profiler.start");
     for (let i = 0; i < n; i++) await (await fetch(url(i))).arrayBuffer();
-    const stopped = await devtools.call("Profiler.stop", {}, 30_000);
+    const stopped = /** @type {{ profile?: Parameters<typeof busyMs>[0] } | null} */ (await devtools.call("Profiler.stop", {}, 30_000));
     await devtools.call("Profiler.disable");
     if (stopped?.profile) isolateMs = Number((busyMs(stopped.profile) / n).toFixed(2));
   }
@@ -327,7 +327,7 @@ async function main() {
     console.log(`\nwritten: ${path.relative(process.cwd(), file)}`);
   } finally {
     devtools?.close();
-    await chrome.kill();
+    chrome.kill();
     await site.stop();
   }
 }

@@ -5,6 +5,8 @@
  * Used by the benchmark (CPU profile of SSR requests) and the load test (JS heap samples).
  */
 
+import { parseJson } from "./json.mjs";
+
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -13,7 +15,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param {string} ip
  * @param {string} target  the websocket path: "ws" for wrangler's inspector proxy; workerd's own
  *   inspector (Miniflare) names each worker, e.g. "core:user:yingshi"
- * @returns {Promise<{ call: (method: string, params?: object, timeoutMs?: number) => Promise<any>, close: () => void } | null>}
+ * @returns {Promise<{ call: (method: string, params?: object, timeoutMs?: number) => Promise<unknown>, close: () => void } | null>}
  *   null when nothing answers on the port
  */
 export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
@@ -34,7 +36,7 @@ export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
   /** @type {Map<number, (result: unknown) => void>} */
   const pending = new Map();
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data));
+    const message = /** @type {{ id?: number, error?: unknown, result?: unknown }} */ (parseJson(String(event.data)));
     if (message.id === undefined) return; // events (console messages, …) are not needed here
     pending.get(message.id)?.(message.error ? null : (message.result ?? null));
     pending.delete(message.id);
@@ -45,7 +47,7 @@ export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
      * @param {string} method
      * @param {object} [params]
      * @param {number} [timeoutMs]
-     * @returns {Promise<any>}
+     * @returns {Promise<unknown>}
      */
     call(method, params = {}, timeoutMs = 3000) {
       return Promise.race([

@@ -46,6 +46,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectDevtools } from "./devtools.mjs";
+import { parseJson } from "./json.mjs";
 import { heapWindow, rssSlope, rssWindow } from "./memory-figures.mjs";
 import { waitForServer } from "./wait-for-server.mjs";
 import { childWorkerd, findWorkerd, rssMiB } from "./workerd-processes.mjs";
@@ -192,7 +193,11 @@ function startServer(cwd = root, extraArgs = []) {
  */
 async function startMiniflare(dir, state) {
   const { Miniflare } = await import("miniflare");
-  const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import("wrangler");
+  // wrangler's own declarations do not resolve under this project's types: the part used here.
+  const { unstable_getMiniflareWorkerOptions, unstable_readConfig } =
+    /** @type {{ unstable_readConfig: (args: { config: string }) => { name?: string }, unstable_getMiniflareWorkerOptions: (config: { name?: string }) => { workerOptions: import("miniflare").WorkerOptions, main?: string } }} */ (
+      /** @type {unknown} */ (await import("wrangler"))
+    );
   const config = unstable_readConfig({ config: path.join(dir, "wrangler.toml") });
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
   const script = path.resolve(dir, main ?? "worker.js");
@@ -255,12 +260,11 @@ async function heapSampler(worker) {
   const devtools = await connectDevtools(INSPECTOR_PORT, "127.0.0.1", WRANGLER_DEV ? "ws" : `core:user:${worker}`);
   if (!devtools) {
     console.warn("loadtest: no devtools connection; the JS heap will not be reported");
-    return { sample: async () => null, afterGc: async () => null, close() {} };
+    return { sample: () => Promise.resolve(null), afterGc: () => Promise.resolve(null), close() {} };
   }
   /** @returns {Promise<HeapUsage | null>} */
   const sample = async () => {
-    /** @type {{ usedSize?: number, totalSize?: number, backingStorageSize?: number } | null} */
-    const usage = await devtools.call("Runtime.getHeapUsage");
+    const usage = /** @type {{ usedSize?: number, totalSize?: number, backingStorageSize?: number } | null} */ (await devtools.call("Runtime.getHeapUsage"));
     if (!usage) return null;
     /** @param {number | undefined} bytes */
     const mib = (bytes) => (typeof bytes === "number" ? Math.round((bytes / 1048576) * 10) / 10 : null);
@@ -320,7 +324,7 @@ function sessionCookieOf(res) {
  */
 function expireCookie(cookie) {
   const value = decodeURIComponent(cookie.slice(COOKIE.length + 1));
-  const json = JSON.parse(Buffer.from(value.slice("base64-".length), "base64url").toString("utf8"));
+  const json = /** @type {Record<string, unknown>} */ (parseJson(Buffer.from(value.slice("base64-".length), "base64url").toString("utf8")));
   json.expires_at = Math.floor(Date.now() / 1000) - 60;
   json.expires_in = -60;
   return `${COOKIE}=base64-${Buffer.from(JSON.stringify(json), "utf8").toString("base64url")}`;
@@ -436,7 +440,7 @@ async function runOne(kind, state) {
     check = async (res) => {
       const body = await res.text();
       if (res.status !== 200) return `status ${res.status} ${body.slice(0, 80)}`;
-      const user = JSON.parse(body).user;
+      const { user } = /** @type {{ user?: unknown }} */ (parseJson(body));
       const cookie = sessionCookieOf(res);
       if (!user) return "session lost";
       if (!cookie || res.headers.get("X-Auth-Event") !== "TOKEN_REFRESHED") return "not refreshed";
@@ -668,7 +672,7 @@ function printMemory(label, memory) {
 async function main() {
   if (BUILD) {
     build();
-    const { prepareLocal } = await import(path.join(root, "scripts/prepare-local.mjs"));
+    const { prepareLocal } = await import("./prepare-local.mjs");
     await prepareLocal({ log: () => {} });
   }
   const site = snapshot();
@@ -814,7 +818,7 @@ async function stopAll() {
 
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.on(signal, () => {
-    stopAll().finally(() => process.exit(130));
+    void stopAll().finally(() => process.exit(130));
   });
 }
 

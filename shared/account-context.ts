@@ -23,7 +23,7 @@ export interface AccountActions {
   signOut(): Promise<void>;
 }
 
-const unavailable = async (): Promise<AuthResult> => ({ user: null, error: { code: "unavailable", message: "操作失败，请重试" } });
+const unavailable = (): Promise<AuthResult> => Promise.resolve({ user: null, error: { code: "unavailable", message: "操作失败，请重试" } });
 
 /** Default (server render): nothing can be done before the page is interactive. */
 export const AccountContext = createContext<AccountActions>({

@@ -15,6 +15,6 @@ export const ROOT_ROUTE_ID = "root";
 
 /** Root data; falls back to defaults while the root route itself is in error. */
 export function useRootData(): RootData {
-  const data = useRouteLoaderData(ROOT_ROUTE_ID) as RootData | undefined;
+  const data = useRouteLoaderData<RootData>(ROOT_ROUTE_ID);
   return data ?? { config: { ...DEFAULT_SITE_CONFIG, origin: "" }, user: null, library: null };
 }

@@ -28,7 +28,7 @@ export interface RoutePlatform {
   /** Root data: the worker reads the request, the browser asks the worker. */
   rootLoader: LoaderFunction;
   /** The signed-in visitor, for the /auth and /profile guards. */
-  sessionUser(args: LoaderFunctionArgs): SessionUser | null | Promise<SessionUser | null>;
+  sessionUser: (args: LoaderFunctionArgs) => SessionUser | null | Promise<SessionUser | null>;
 }
 
 /** Resolves the lazy routes among `matches` (before hydration, so the first render matches the HTML). */

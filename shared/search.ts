@@ -1,5 +1,5 @@
 import type { Video } from "./catalogue/types";
-import { PAGE_SIZE, pageCount, pageSlice, parsePage } from "./pagination";
+import { pageCount, pageSlice, parsePage } from "./pagination";
 
 export type SearchSort = "relevance" | "rating" | "year" | "title";
 

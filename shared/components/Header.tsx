@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Link, NavLink, useLocation, useNavigate } from "react-router";
 import { MAIN_CATEGORIES } from "../catalogue/index";
 import { useRootData } from "../root-data";
@@ -20,16 +20,20 @@ export function Header() {
   const currentQuery = location.pathname === "/search" ? new URLSearchParams(location.search).get("q") ?? "" : "";
   const [text, setText] = useState(currentQuery);
 
-  // Close the mobile menu on navigation; keep the box in step with the URL.
-  useEffect(() => {
+  // Close the mobile menu on navigation; keep the box in step with the URL (adjusted while
+  // rendering, as React advises for state that follows a changed input, not in an effect).
+  const locationKey = location.pathname + location.search;
+  const [renderedFor, setRenderedFor] = useState(locationKey);
+  if (renderedFor !== locationKey) {
+    setRenderedFor(locationKey);
     setMenuOpen(false);
     setText(currentQuery);
-  }, [location.pathname, location.search, currentQuery]);
+  }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const href = searchHref(text);
-    if (href) navigate(href);
+    if (href) void navigate(href);
   }
 
   return (

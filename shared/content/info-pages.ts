@@ -5,7 +5,7 @@
  * page component adds them from configuration.
  */
 
-import { INFO_PAGE_TYPES, type InfoPageType } from "./info-page-types";
+import type { InfoPageType } from "./info-page-types";
 
 export { INFO_PAGE_TYPES, isInfoPageType, type InfoPageType } from "./info-page-types";
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
 import { authErrorMessage, SIGN_UP_SUCCESS, validateSignUp } from "../auth-messages";
@@ -7,7 +7,7 @@ import type { AuthMode, AuthPageData } from "../auth-page-data";
 import { safeRedirectPath } from "../safe-redirect";
 
 export function AuthPage() {
-  const data = useLoaderData() as AuthPageData;
+  const data = useLoaderData<AuthPageData>();
   const account = useAccount();
   const navigate = useNavigate();
   const [mode, setMode] = useState<AuthMode>(data.mode);
@@ -21,10 +21,15 @@ export function AuthPage() {
   const passwordId = useId();
   const signUp = mode === "signup";
 
-  useEffect(() => {
+  // A new URL (/auth?mode=…, ?error=…) resets the form's mode and message (adjusted while
+  // rendering, as React advises for state that follows a changed input, not in an effect).
+  const dataKey = `${data.mode}|${data.errorCode ?? ""}`;
+  const [renderedFor, setRenderedFor] = useState(dataKey);
+  if (renderedFor !== dataKey) {
+    setRenderedFor(dataKey);
     setMode(data.mode);
     setError(data.errorCode ? authErrorMessage(data.errorCode) : null);
-  }, [data.mode, data.errorCode]);
+  }
 
   function switchMode() {
     setMode(signUp ? "signin" : "signup");
@@ -54,7 +59,7 @@ export function AuthPage() {
         return;
       }
       if (!signUp || result.user) {
-        navigate(safeRedirectPath(data.next), { replace: true });
+        void navigate(safeRedirectPath(data.next), { replace: true });
         return;
       }
       window.alert(SIGN_UP_SUCCESS);
@@ -86,7 +91,7 @@ export function AuthPage() {
             {error}
           </div>
         ) : null}
-        <form className="auth-form" method="post" action={signUp ? "/api/auth/sign-up" : "/api/auth/sign-in"} onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
+        <form className="auth-form" method="post" action={signUp ? "/api/auth/sign-up" : "/api/auth/sign-in"} onSubmit={(event) => void onSubmit(event)} aria-describedby={error ? errorId : undefined}>
           {data.next !== "/" ? <input type="hidden" name="next" value={data.next} /> : null}
           <label className="field">
             <span className="field-label">邮箱</span>

@@ -144,7 +144,7 @@ describe("fuzzing the worker with random URLs", () => {
       fc.asyncProperty(path, query, fragment, async (p, q, f) => {
         const url = urlOf(p, q, f);
         fc.pre(url !== null);
-        const { status } = await fetchAndCheck(url!);
+        const { status } = await fetchAndCheck(url);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }),
       {
@@ -169,7 +169,7 @@ describe("fuzzing the worker with random URLs", () => {
       fc.asyncProperty(route, fc.oneof(fc.constant(""), fc.constant("/"), segment.map((s) => "/" + s)), query, async (r, tail, q) => {
         const url = urlOf(r + tail, q, "");
         fc.pre(url !== null);
-        await fetchAndCheck(url!);
+        await fetchAndCheck(url);
       }),
       { numRuns: 70 * SCALE },
     );
@@ -198,7 +198,7 @@ describe("fuzzing the worker with random URLs", () => {
         if (r) headers.set("Range", r);
         if (t) headers.set("Content-Type", t);
         const withBody = m !== "GET" && m !== "HEAD" && b !== undefined;
-        await fetchAndCheck(url!, { method: m, headers, body: withBody ? b : undefined });
+        await fetchAndCheck(url, { method: m, headers, body: withBody ? b : undefined });
       }),
       { numRuns: 60 * SCALE },
     );

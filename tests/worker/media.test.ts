@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppEnv } from "../../worker/app-env";
 import { MEDIA_CACHE_CONTROL, serveMedia } from "../../worker/media/serve";
 
-const env = workersEnv as unknown as Env;
+const env: Env = workersEnv;
 const worker = (workersExports as unknown as { default: { fetch: typeof fetch } }).default;
 
 const ORIGIN = "https://example.com";

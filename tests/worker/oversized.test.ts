@@ -39,7 +39,7 @@ async function expectClear4xx(res: Response, status: number | number[]) {
 
 async function errorOf(res: Response): Promise<{ code: string; message: string }> {
   expect(res.headers.get("Content-Type")).toContain("application/json");
-  const body = (await res.json()) as { error: { code: string; message: string } };
+  const body = await res.json<{ error: { code: string; message: string } }>();
   expect(body.error.message).toMatch(CHINESE);
   return body.error;
 }
