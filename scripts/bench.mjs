@@ -98,7 +98,11 @@ async function runLighthouse(url, chrome) {
     tbtMs: metric(lhr, "total-blocking-time", 0),
     cls: metric(lhr, "cumulative-layout-shift", 3),
     runtimeError: lhr.runtimeError?.message ?? null,
-    consoleErrors: auditItems(lhr, "errors-in-console").map((i) => ({ source: i.source ?? null, url: i.sourceLocation?.url ?? i.url ?? null, description: i.description ?? "" })),
+    consoleErrors: auditItems(lhr, "errors-in-console").map((i) => ({
+      source: i.source ?? null,
+      url: i.sourceLocation?.url ?? i.url ?? null,
+      description: i.description ?? "",
+    })),
     scripts: requests.flatMap((r) => (r.resourceType === "Script" && r.url ? [r.url] : [])),
     styles: requests.flatMap((r) => (r.resourceType === "Stylesheet" && r.url ? [r.url] : [])),
     failing: Object.values(lhr.audits)
@@ -129,7 +133,8 @@ function checkBudgets(rows, cpuMs) {
     if (r.accessibility < 100) failures.push(`${r.route}: accessibility ${r.accessibility} < 100`);
     // The 404 page answers 404 as the spec asks, and Chromium logs that status as a console error;
     // when that is the only console error, the page's best-practices gap is the status itself.
-    const onlyOwn404 = r.route === "/no-such-page" && r.consoleErrors.length > 0 && r.consoleErrors.every((e) => e.source === "network" && e.url?.endsWith(r.route));
+    const onlyOwn404 =
+      r.route === "/no-such-page" && r.consoleErrors.length > 0 && r.consoleErrors.every((e) => e.source === "network" && e.url?.endsWith(r.route));
     if (r.bestPractices < 100 && !onlyOwn404) failures.push(`${r.route}: best practices ${r.bestPractices} < 100`);
     if (r.seo < 100 && r.route !== "/no-such-page") failures.push(`${r.route}: SEO ${r.seo} < 100`);
     if (r.cls !== 0) failures.push(`${r.route}: CLS ${r.cls}`);
@@ -165,9 +170,10 @@ async function routeBytes(base, route, lh) {
  */
 function load(url, setupRequest) {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections: CONNECTIONS, duration: LOAD_SECONDS, ...(setupRequest ? { requests: [{ setupRequest }] } : {}) },
-      (err, result) => (err ? reject(err) : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors })),
+    autocannon({ url, connections: CONNECTIONS, duration: LOAD_SECONDS, ...(setupRequest ? { requests: [{ setupRequest }] } : {}) }, (err, result) =>
+      err
+        ? reject(err)
+        : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }),
     );
   });
 }
@@ -242,7 +248,15 @@ async function main() {
   const base = site.baseURL;
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   /** @type {Row[]} */
   const rows = [];
@@ -278,7 +292,10 @@ async function main() {
     const runtimePid = site.pid ? findWorkerd(site.pid, PORT).runtime : null;
     // On a cacheable page a miss also stores a copy in the edge cache; the bare render is
     // measured on a second server with PAGE_CACHE=off (one server at a time: they share the state).
-    const cpuMissMs = { home: await cpuPerRequest(devtools, runtimePid, base, "/"), video: await cpuPerRequest(devtools, runtimePid, base, "/video/video_001") };
+    const cpuMissMs = {
+      home: await cpuPerRequest(devtools, runtimePid, base, "/"),
+      video: await cpuPerRequest(devtools, runtimePid, base, "/video/video_001"),
+    };
     devtools?.close();
     await site.stop();
     const bare = await startLocalSite({ port: PORT, inspectorPort: INSPECTOR_PORT, vars: { PAGE_CACHE: "off" } });
@@ -296,7 +313,17 @@ async function main() {
       await bare.stop();
     }
     const budgets = checkBudgets(rows, cpuMs);
-    const report = { date: new Date().toISOString(), quick, connections: CONNECTIONS, loadSeconds: LOAD_SECONDS, routes: rows, throughput, renderMs: render, workerCpuMs: { render: cpuMs, missWithCacheWrite: cpuMissMs }, budgets };
+    const report = {
+      date: new Date().toISOString(),
+      quick,
+      connections: CONNECTIONS,
+      loadSeconds: LOAD_SECONDS,
+      routes: rows,
+      throughput,
+      renderMs: render,
+      workerCpuMs: { render: cpuMs, missWithCacheWrite: cpuMissMs },
+      budgets,
+    };
 
     console.log("\nroute                               perf a11y bp  seo  LCP ms TBT ms  CLS    JS gz KB CSS gz KB HTML KB (gz)");
     for (const r of rows) {
@@ -314,10 +341,16 @@ async function main() {
     console.log(`  cached /  (Cache API)    ${t.homeCached.rps} · ${t.homeCached.p50}/${t.homeCached.p99}`);
     console.log(`  static ${t.staticAsset.path} (${kb(t.staticAsset.bytes)} KB)  ${t.staticAsset.rps} · ${t.staticAsset.p50}/${t.staticAsset.p99}`);
     console.log(`  ratio SSR / static: ${(t.home.rps / t.staticAsset.rps).toFixed(2)}; cached / uncached: ${(t.homeCached.rps / t.home.rps).toFixed(2)}`);
-    console.log(`\nrender time of one uncached request (sequential, loopback, wall clock): / p50 ${render.home.p50} ms, /video/video_001 p50 ${render.video.p50} ms`);
+    console.log(
+      `\nrender time of one uncached request (sequential, loopback, wall clock): / p50 ${render.home.p50} ms, /video/video_001 p50 ${render.video.p50} ms`,
+    );
     console.log("worker CPU per request, ms (isolate: V8 CPU profile of the site's isolate · process: the whole workerd runtime, an upper bound):");
-    console.log(`  SSR render (PAGE_CACHE=off)        / ${cpuMs.home.isolateMs ?? "?"} · ${cpuMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMs.video.isolateMs ?? "?"} · ${cpuMs.video.runtimeProcessMs ?? "?"}`);
-    console.log(`  cache miss: render + edge-cache write  / ${cpuMissMs.home.isolateMs ?? "?"} · ${cpuMissMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMissMs.video.isolateMs ?? "?"} · ${cpuMissMs.video.runtimeProcessMs ?? "?"}`);
+    console.log(
+      `  SSR render (PAGE_CACHE=off)        / ${cpuMs.home.isolateMs ?? "?"} · ${cpuMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMs.video.isolateMs ?? "?"} · ${cpuMs.video.runtimeProcessMs ?? "?"}`,
+    );
+    console.log(
+      `  cache miss: render + edge-cache write  / ${cpuMissMs.home.isolateMs ?? "?"} · ${cpuMissMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMissMs.video.isolateMs ?? "?"} · ${cpuMissMs.video.runtimeProcessMs ?? "?"}`,
+    );
     console.log(`\nbudgets (docs/performance.md): ${budgets.failures.length === 0 ? "all met" : `${budgets.failures.length} not met`}`);
     for (const f of budgets.failures) console.log(`  ✗ ${f}`);
     fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });

@@ -119,7 +119,11 @@ const serverEnv = { ...env, NODE_ENV: "production" };
 // ---- the server ----------------------------------------------------------------------------
 
 function build() {
-  const res = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit", env });
+  const res = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
+    cwd: root,
+    stdio: "inherit",
+    env,
+  });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
@@ -131,11 +135,15 @@ function build() {
  */
 function snapshot() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yingshi-loadtest-"));
-  const bundle = spawnSync(process.execPath, [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", path.join(dir, "worker")], {
-    cwd: root,
-    env: serverEnv,
-    encoding: "utf8",
-  });
+  const bundle = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", path.join(dir, "worker")],
+    {
+      cwd: root,
+      env: serverEnv,
+      encoding: "utf8",
+    },
+  );
   if (bundle.status !== 0) throw new Error(`bundling the worker failed:\n${bundle.stdout}\n${bundle.stderr}`);
   fs.cpSync(path.join(root, "dist/client"), path.join(dir, "assets"), { recursive: true });
   const config = fs
@@ -244,7 +252,6 @@ function isAlive(pid) {
 }
 
 // ---- processes and memory ------------------------------------------------------------------
-
 
 /**
  * The worker isolate's memory, sampled over the devtools protocol (Runtime.getHeapUsage): the
@@ -599,7 +606,8 @@ async function measured(server, seconds, load, heap) {
   const comparable = restarts.length === 0 && rssBefore !== null && rssAfter !== null;
   const first = comparable ? rssWindow(samples, 0, window) : null;
   const last = comparable ? rssWindow(samples, elapsed - window, elapsed) : null;
-  if (restarts.length) console.warn(`loadtest: wrangler dev restarted its runtime ${restarts.length}× (files changed under it); RSS before/after are not comparable`);
+  if (restarts.length)
+    console.warn(`loadtest: wrangler dev restarted its runtime ${restarts.length}× (files changed under it); RSS before/after are not comparable`);
   return {
     elapsed,
     memory: {
@@ -620,7 +628,11 @@ async function measured(server, seconds, load, heap) {
             ...Object.fromEntries(
               /** @type {const} */ (["usedMiB", "totalMiB", "buffersMiB"]).map((field) => [
                 field.replace("MiB", ""),
-                { firstWindow: heapWindow(heapSamples, 0, window, field), lastWindow: heapWindow(heapSamples, elapsed - window, elapsed, field), after: heapEnd?.[field] ?? null },
+                {
+                  firstWindow: heapWindow(heapSamples, 0, window, field),
+                  lastWindow: heapWindow(heapSamples, elapsed - window, elapsed, field),
+                  after: heapEnd?.[field] ?? null,
+                },
               ]),
             ),
             afterFullGc: { before: gcBefore, after: gcAfter },
@@ -649,9 +661,14 @@ const band = (w) => (w ? `${w.minMiB}–${w.maxMiB} (mean ${w.meanMiB})` : "?");
  * @param {Awaited<ReturnType<typeof measured>>["memory"]} memory
  */
 function printMemory(label, memory) {
-  console.log(`${label} workerd runtime RSS: ${memory.rssBeforeMiB} MiB before → ${memory.rssAfterMiB} MiB after (${signed(memory.rssGrowthMiB)} MiB); every 5 s: ${memory.rssSamples.map((s) => s.rssMiB).join(", ")}`);
-  console.log(`${label} workerd runtime RSS, first 30 s ${band(memory.rssFirstWindow)} MiB, last 30 s ${band(memory.rssLastWindow)} MiB: mean ${signed(memory.rssMeanGrowthMiB)} MiB, slope ${signed(memory.rssSlopeMiBPerMin)} MiB/min`);
-  if (memory.entryProxy) console.log(`${label} workerd entry proxy RSS: ${memory.entryProxy.rssBeforeMiB} MiB before → ${memory.entryProxy.rssAfterMiB} MiB after`);
+  console.log(
+    `${label} workerd runtime RSS: ${memory.rssBeforeMiB} MiB before → ${memory.rssAfterMiB} MiB after (${signed(memory.rssGrowthMiB)} MiB); every 5 s: ${memory.rssSamples.map((s) => s.rssMiB).join(", ")}`,
+  );
+  console.log(
+    `${label} workerd runtime RSS, first 30 s ${band(memory.rssFirstWindow)} MiB, last 30 s ${band(memory.rssLastWindow)} MiB: mean ${signed(memory.rssMeanGrowthMiB)} MiB, slope ${signed(memory.rssSlopeMiBPerMin)} MiB/min`,
+  );
+  if (memory.entryProxy)
+    console.log(`${label} workerd entry proxy RSS: ${memory.entryProxy.rssBeforeMiB} MiB before → ${memory.entryProxy.rssAfterMiB} MiB after`);
   if (memory.jsHeap) {
     /** @type {[string, string][]} */
     const names = [
@@ -660,12 +677,19 @@ function printMemory(label, memory) {
       ["buffers", "ArrayBuffers (bodies)"],
     ];
     for (const [key, name] of names) {
-      const figures = /** @type {Record<string, { firstWindow: { minMiB: number, maxMiB: number } | null, lastWindow: { minMiB: number, maxMiB: number } | null, after: number | null }>} */ (/** @type {unknown} */ (memory.jsHeap));
+      const figures =
+        /** @type {Record<string, { firstWindow: { minMiB: number, maxMiB: number } | null, lastWindow: { minMiB: number, maxMiB: number } | null, after: number | null }>} */ (
+          /** @type {unknown} */ (memory.jsHeap)
+        );
       const { firstWindow: a, lastWindow: b, after } = figures[key];
-      console.log(`${label} worker isolate, ${name}: first ${a ? `${a.minMiB}–${a.maxMiB}` : "?"} MiB, last ${b ? `${b.minMiB}–${b.maxMiB}` : "?"} MiB, after ${after ?? "?"} MiB`);
+      console.log(
+        `${label} worker isolate, ${name}: first ${a ? `${a.minMiB}–${a.maxMiB}` : "?"} MiB, last ${b ? `${b.minMiB}–${b.maxMiB}` : "?"} MiB, after ${after ?? "?"} MiB`,
+      );
     }
     const { before, after } = memory.jsHeap.afterFullGc;
-    console.log(`${label} worker isolate after a full GC: JS heap in use ${before?.usedMiB ?? "?"} MiB before the soak → ${after?.usedMiB ?? "?"} MiB after (${before?.usedMiB != null && after?.usedMiB != null ? signed(Math.round((after.usedMiB - before.usedMiB) * 10) / 10) : "?"} MiB), ArrayBuffers ${before?.buffersMiB ?? "?"} → ${after?.buffersMiB ?? "?"} MiB`);
+    console.log(
+      `${label} worker isolate after a full GC: JS heap in use ${before?.usedMiB ?? "?"} MiB before the soak → ${after?.usedMiB ?? "?"} MiB after (${before?.usedMiB != null && after?.usedMiB != null ? signed(Math.round((after.usedMiB - before.usedMiB) * 10) / 10) : "?"} MiB), ArrayBuffers ${before?.buffersMiB ?? "?"} → ${after?.buffersMiB ?? "?"} MiB`,
+    );
   }
 }
 
@@ -689,7 +713,9 @@ async function main() {
   );
   if (clear.status !== 0) throw new Error(`clearing the rate limits of the state copy failed:\n${clear.stdout}\n${clear.stderr}`);
   const server = await serve(site, "/robots.txt", state);
-  console.log(`loadtest: workerd runtime PID ${server.workerd.runtime}${server.workerd.entry ? `, entry proxy PID ${server.workerd.entry}` : ""}, worker bundled as ${serverEnv.NODE_ENV}`);
+  console.log(
+    `loadtest: workerd runtime PID ${server.workerd.runtime}${server.workerd.entry ? `, entry proxy PID ${server.workerd.entry}` : ""}, worker bundled as ${serverEnv.NODE_ENV}`,
+  );
   // Connected before any load: wrangler's inspector proxy holds the isolate's messages until a
   // devtools client connects, and a client that connects late gets that whole backlog at once.
   const heap = HEAP ? await heapSampler(server.worker) : null;
@@ -707,7 +733,10 @@ async function main() {
   const warmStarted = Date.now();
   /** @type {RssSample[]} */
   const warmRss = [];
-  const warmTimer = setInterval(() => warmRss.push({ t: Math.round((Date.now() - warmStarted) / 1000), rssMiB: server.workerd.runtime === null ? null : rssMiB(server.workerd.runtime) }), 5000);
+  const warmTimer = setInterval(
+    () => warmRss.push({ t: Math.round((Date.now() - warmStarted) / 1000), rssMiB: server.workerd.runtime === null ? null : rssMiB(server.workerd.runtime) }),
+    5000,
+  );
   await runLoad(WARMUP_S, shared, recorder(warm));
   clearInterval(warmTimer);
   if (warmRss.length) console.log(`loadtest: warm-up RSS every 5 s: ${warmRss.map((s) => s.rssMiB).join(", ")}`);
@@ -790,7 +819,9 @@ async function main() {
 
   console.log("\nkind      requests   req/s    p50 ms   p99 ms   max ms");
   for (const [kind, s] of Object.entries(perKind)) {
-    console.log(`${kind.padEnd(9)} ${String(s.requests).padStart(8)} ${String(s.rps).padStart(7)} ${String(s.p50Ms).padStart(9)} ${String(s.p99Ms).padStart(8)} ${String(s.maxMs).padStart(8)}`);
+    console.log(
+      `${kind.padEnd(9)} ${String(s.requests).padStart(8)} ${String(s.rps).padStart(7)} ${String(s.p50Ms).padStart(9)} ${String(s.p99Ms).padStart(8)} ${String(s.maxMs).padStart(8)}`,
+    );
   }
   console.log(`\n5xx: ${stats.fiveXX}   other errors: ${stats.otherErrors}${Object.keys(stats.problems).length ? ` ${JSON.stringify(stats.problems)}` : ""}`);
   console.log(`page cache: ${JSON.stringify(shared.cache)}`);

@@ -66,7 +66,11 @@ function ensureBrowser() {
 const wantsE2E = args.length === 0 || args.some((a) => a.includes("e2e"));
 if (wantsE2E) ensureBrowser();
 
-const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit", env });
+const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
+  cwd: root,
+  stdio: "inherit",
+  env,
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 fs.mkdirSync(path.join(root, "test-output"), { recursive: true });

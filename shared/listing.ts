@@ -100,11 +100,7 @@ export interface ListingResult {
 }
 
 /** Everything a listing page needs, from the videos of its category and the URL query. */
-export function buildListing(
-  source: readonly Video[],
-  params: URLSearchParams,
-  defaultSort: ListingSort,
-): ListingResult {
+export function buildListing(source: readonly Video[], params: URLSearchParams, defaultSort: ListingSort): ListingResult {
   const years = distinctYears(source);
   const { rawPage, ...rest } = parseListingState(params, years, defaultSort);
   const matching = sortVideos(filterVideos(source, rest.year, rest.rating), rest.sort);

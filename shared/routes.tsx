@@ -79,11 +79,19 @@ export function createRoutes({ rootLoader, sessionUser }: RoutePlatform): RouteO
           id: "pages",
           errorElement: <PageError />,
           children: [
-            { index: true, loader: homeLoader, ...lazyPage("shared/pages/HomePage.tsx", () => import("./pages/HomePage").then((m) => ({ Component: m.HomePage }))) },
+            {
+              index: true,
+              loader: homeLoader,
+              ...lazyPage("shared/pages/HomePage.tsx", () => import("./pages/HomePage").then((m) => ({ Component: m.HomePage }))),
+            },
             { path: "category/:name", loader: listingLoader("category"), ...listingPage },
             { path: "latest", loader: listingLoader("latest"), ...listingPage },
             { path: "top-rated", loader: listingLoader("top-rated"), ...listingPage },
-            { path: "search", loader: searchLoader, ...lazyPage("shared/pages/SearchPage.tsx", () => import("./pages/SearchPage").then((m) => ({ Component: m.SearchPage }))) },
+            {
+              path: "search",
+              loader: searchLoader,
+              ...lazyPage("shared/pages/SearchPage.tsx", () => import("./pages/SearchPage").then((m) => ({ Component: m.SearchPage }))),
+            },
             {
               path: "video/:id",
               loader: videoLoader,

@@ -48,7 +48,8 @@ export function anonymousRootData(c: AppContext): RootData {
 export type PageHandler = ReturnType<typeof createStaticHandler>;
 
 /** HTML that closes a page whose stream broke after the shell was sent (never a silent cut). */
-const STREAM_BROKEN_HTML = '<div class="not-found" role="alert"><h1 class="not-found-title">页面加载失败</h1><p class="not-found-text">抱歉，页面出现了问题，请刷新页面或稍后重试。</p></div></body></html>';
+const STREAM_BROKEN_HTML =
+  '<div class="not-found" role="alert"><h1 class="not-found-title">页面加载失败</h1><p class="not-found-text">抱歉，页面出现了问题，请刷新页面或稍后重试。</p></div></body></html>';
 
 /**
  * The page stream as sent: if React's stream fails after the shell (a fatal error, not one that

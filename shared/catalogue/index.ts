@@ -13,9 +13,7 @@ export function normaliseMediaPath(path: string): string {
 }
 
 /** The catalogue with media paths normalised (spec §3: a leading / is added if missing). */
-export const videos: readonly Video[] = Object.freeze(
-  rawVideos.map((video) => ({ ...video, videoFile: normaliseMediaPath(video.videoFile) })),
-);
+export const videos: readonly Video[] = Object.freeze(rawVideos.map((video) => ({ ...video, videoFile: normaliseMediaPath(video.videoFile) })));
 
 const videosById: ReadonlyMap<string, Video> = new Map(videos.map((video) => [video.id, video]));
 

@@ -17,7 +17,7 @@ export function Header() {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
-  const currentQuery = location.pathname === "/search" ? new URLSearchParams(location.search).get("q") ?? "" : "";
+  const currentQuery = location.pathname === "/search" ? (new URLSearchParams(location.search).get("q") ?? "") : "";
   const [text, setText] = useState(currentQuery);
 
   // Close the mobile menu on navigation; keep the box in step with the URL (adjusted while

@@ -91,11 +91,26 @@ export function AuthPage() {
             {error}
           </div>
         ) : null}
-        <form className="auth-form" method="post" action={signUp ? "/api/auth/sign-up" : "/api/auth/sign-in"} onSubmit={(event) => void onSubmit(event)} aria-describedby={error ? errorId : undefined}>
+        <form
+          className="auth-form"
+          method="post"
+          action={signUp ? "/api/auth/sign-up" : "/api/auth/sign-in"}
+          onSubmit={(event) => void onSubmit(event)}
+          aria-describedby={error ? errorId : undefined}
+        >
           {data.next !== "/" ? <input type="hidden" name="next" value={data.next} /> : null}
           <label className="field">
             <span className="field-label">邮箱</span>
-            <input type="email" name="email" required autoComplete="email" inputMode="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="name@example.com" />
+            <input
+              type="email"
+              name="email"
+              required
+              autoComplete="email"
+              inputMode="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              placeholder="name@example.com"
+            />
           </label>
           {/* Not a wrapping <label>: the show/hide button may not sit inside the password's label (HTML content model). */}
           <div className="field">
@@ -113,7 +128,13 @@ export function AuthPage() {
                 onChange={(e) => setPassword(e.target.value)}
                 placeholder={signUp ? "至少6位" : "请输入密码"}
               />
-              <button type="button" className="password-toggle" aria-pressed={showPassword} aria-label={showPassword ? "隐藏密码" : "显示密码"} onClick={() => setShowPassword((s) => !s)}>
+              <button
+                type="button"
+                className="password-toggle"
+                aria-pressed={showPassword}
+                aria-label={showPassword ? "隐藏密码" : "显示密码"}
+                onClick={() => setShowPassword((s) => !s)}
+              >
                 {showPassword ? "隐藏" : "显示"}
               </button>
             </span>
@@ -121,7 +142,15 @@ export function AuthPage() {
           {signUp ? (
             <label className="field">
               <span className="field-label">确认密码</span>
-              <input type={showPassword ? "text" : "password"} name="confirmPassword" required autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} placeholder="请再次输入密码" />
+              <input
+                type={showPassword ? "text" : "password"}
+                name="confirmPassword"
+                required
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(e) => setConfirm(e.target.value)}
+                placeholder="请再次输入密码"
+              />
             </label>
           ) : null}
           {signUp ? (

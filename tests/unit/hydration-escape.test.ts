@@ -8,7 +8,29 @@ const anyString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 60 }),
   fc.string({ unit: "grapheme", maxLength: 40 }),
   fc
-    .array(fc.constantFrom("</script>", "</SCRIPT", "<!--", "-->", "<script>", "\u2028", "\u2029", "&", "<", ">", "\\", '"', "'", "/", "\ud800", "\udfff", "中文", "\u0000"), { maxLength: 10 })
+    .array(
+      fc.constantFrom(
+        "</script>",
+        "</SCRIPT",
+        "<!--",
+        "-->",
+        "<script>",
+        "\u2028",
+        "\u2029",
+        "&",
+        "<",
+        ">",
+        "\\",
+        '"',
+        "'",
+        "/",
+        "\ud800",
+        "\udfff",
+        "中文",
+        "\u0000",
+      ),
+      { maxLength: 10 },
+    )
     .map((parts) => parts.join("")),
 );
 

@@ -28,7 +28,13 @@ describe("memory figures", () => {
     expect(Math.abs(rssSlope(flat) ?? Infinity)).toBeLessThan(60);
     expect(rssSlope([...flat, ...flat.map((s) => ({ t: s.t + 35, rssMiB: s.rssMiB }))])).toBeCloseTo(0, 0);
     expect(rssSlope(flat.slice(0, 2))).toBeNull();
-    expect(rssSlope([{ t: 5, rssMiB: 1 }, { t: 5, rssMiB: 2 }, { t: 5, rssMiB: 3 }])).toBeNull();
+    expect(
+      rssSlope([
+        { t: 5, rssMiB: 1 },
+        { t: 5, rssMiB: 2 },
+        { t: 5, rssMiB: 3 },
+      ]),
+    ).toBeNull();
   });
 
   it("a heap window reads one field", () => {

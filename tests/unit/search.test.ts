@@ -4,7 +4,17 @@ import type { Video } from "../../shared/catalogue/types";
 import { matchesQuery, MAX_QUERY_LENGTH, normaliseQuery, resultCategories, runSearch, searchQuery, sortSearchResults } from "../../shared/search";
 
 const v = (id: string, over: Partial<Video> = {}): Video => ({
-  id, title: "标题", description: "简介", category: ["电影"], tags: ["高分"], year: 2025, rating: 8.5, duration: "45:00", coverImage: "1.webp", videoFile: "/1.mp4", ...over,
+  id,
+  title: "标题",
+  description: "简介",
+  category: ["电影"],
+  tags: ["高分"],
+  year: 2025,
+  rating: 8.5,
+  duration: "45:00",
+  coverImage: "1.webp",
+  videoFile: "/1.mp4",
+  ...over,
 });
 
 describe("search matching", () => {

@@ -99,7 +99,9 @@ async function expectAccountFaultHandled(overrides: Partial<Env>, maxMs: number)
   expect(signIn.res.headers.get("Cache-Control")).toBe("no-store");
   expect(signIn.ms).toBeLessThan(maxMs);
 
-  const signUp = await callWith(overrides, "POST", "/api/auth/sign-up", { json: { email: uniqueEmail("fault"), password: PASSWORD, confirmPassword: PASSWORD } });
+  const signUp = await callWith(overrides, "POST", "/api/auth/sign-up", {
+    json: { email: uniqueEmail("fault"), password: PASSWORD, confirmPassword: PASSWORD },
+  });
   expect(signUp.res.status).toBe(503);
   expect(signUp.ms).toBeLessThan(maxMs);
 
@@ -307,11 +309,7 @@ function lateFailure(delayMs: number) {
         "main",
         null,
         h("h1", null, "外壳已发送"),
-        h(
-          Suspense,
-          { fallback: h("div", { className: "loading" }, "加载中…") },
-          h(LateBoom, { promise: failure }),
-        ),
+        h(Suspense, { fallback: h("div", { className: "loading" }, "加载中…") }, h(LateBoom, { promise: failure })),
       ),
     },
   ];

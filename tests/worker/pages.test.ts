@@ -111,7 +111,7 @@ describe("every route answers with its status and key markup", () => {
   });
 
   it("hydration data cannot close the script element", async () => {
-    const attack = '</script><script>alert(1)</script><!--';
+    const attack = "</script><script>alert(1)</script><!--";
     const { res, html } = await get("/search?q=" + encodeURIComponent(attack));
     expect(res.status).toBe(200);
     expect(html).not.toContain("<script>alert(1)</script>");
