@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareLocal } from "./prepare-local.mjs";
+import { siteDefaults } from "./site-defaults.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = process.env.PORT ?? "8787";
@@ -23,7 +24,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 await prepareLocal();
 
-console.log(`\n影视站 is starting at http://localhost:${port}\n`);
+console.log(`\n${siteDefaults().siteName} is starting at http://localhost:${port}\n`);
 const server = spawn(
   process.execPath,
   [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", port, "--show-interactive-dev-session=false"],

@@ -1,5 +1,6 @@
 import type { Video } from "./catalogue/types";
 import { pageCount, pageSlice, parsePage } from "./pagination";
+import { compareTitles } from "./collation";
 
 export type SearchSort = "relevance" | "rating" | "year" | "title";
 
@@ -24,8 +25,6 @@ export function matchesQuery(video: Video, query: string): boolean {
   );
 }
 
-const titleCollator = new Intl.Collator("zh-Hans-CN");
-
 export function sortSearchResults(videos: readonly Video[], sort: SearchSort): Video[] {
   const copy = videos.slice();
   switch (sort) {
@@ -36,7 +35,7 @@ export function sortSearchResults(videos: readonly Video[], sort: SearchSort): V
     case "year":
       return copy.sort((a, b) => b.year - a.year);
     case "title":
-      return copy.sort((a, b) => titleCollator.compare(a.title, b.title));
+      return copy.sort((a, b) => compareTitles(a.title, b.title));
   }
 }
 
@@ -44,7 +43,7 @@ export function sortSearchResults(videos: readonly Video[], sort: SearchSort): V
 export function resultCategories(videos: readonly Video[]): string[] {
   const counts = new Map<string, number>();
   for (const v of videos) for (const c of v.category) counts.set(c, (counts.get(c) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || titleCollator.compare(a[0], b[0])).map(([c]) => c);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || compareTitles(a[0], b[0])).map(([c]) => c);
 }
 
 export interface SearchState {

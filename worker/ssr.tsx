@@ -134,7 +134,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     return response;
   } catch (error) {
     if (!renderFailed) console.error(`SSR error before the shell on ${path}`, error);
-    return c.html(errorPageHtml(), 500, { "Cache-Control": "no-store" });
+    return c.html(errorPageHtml(root.config.siteName), 500, { "Cache-Control": "no-store" });
   }
 }
 

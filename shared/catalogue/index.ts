@@ -5,7 +5,6 @@ export type { Video } from "./types";
 
 /** The four main categories shown in the header and on the home tiles (spec §2). */
 export const MAIN_CATEGORIES = ["电影", "电视剧", "综艺", "纪录片"] as const;
-export type MainCategory = (typeof MAIN_CATEGORIES)[number];
 
 /** Strips any number of leading slashes and adds exactly one: "1.mp4", "/1.mp4", "//1.mp4" → "/1.mp4". */
 export function normaliseMediaPath(path: string): string {
