@@ -1,5 +1,5 @@
 import { renderToReadableStream } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, isRouteErrorResponse, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
 import clientAssets from "virtual:client-assets";
 import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
@@ -10,6 +10,7 @@ import type { AppContext } from "./app-env";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
+import { serializeRouteErrors } from "./route-errors";
 
 /** What the worker hands to the loaders of one request. */
 interface ServerLoaderContext {
@@ -26,18 +27,6 @@ const handler = createStaticHandler(
     sessionUser: ({ context }) => (context as unknown as ServerLoaderContext).root.user,
   }),
 );
-
-/** Route errors in the shape the browser router's hydration expects. */
-function serializeErrors(errors: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (!errors) return null;
-  const out: Record<string, unknown> = {};
-  for (const [routeId, error] of Object.entries(errors)) {
-    if (isRouteErrorResponse(error)) out[routeId] = { ...error, __type: "RouteErrorResponse" };
-    else if (error instanceof Error) out[routeId] = { message: "页面加载失败", __type: "Error" };
-    else out[routeId] = error;
-  }
-  return out;
-}
 
 /** Root data of an anonymous request. */
 export function anonymousRootData(c: AppContext): RootData {
@@ -99,7 +88,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     const hydration = {
       loaderData: context.loaderData,
       actionData: context.actionData,
-      errors: serializeErrors(context.errors),
+      errors: serializeRouteErrors(context.errors),
     };
     const nonce = c.get("secureHeadersNonce");
     const assets = assetsFor(context.matches);
