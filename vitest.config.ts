@@ -14,6 +14,9 @@ export default defineConfig(async () => {
             name: "unit",
             include: ["tests/unit/**/*.test.{ts,tsx}"],
             environment: "node",
+            // fast-check properties run thousands of cases: ~1 s alone, but on a shared 2-core machine
+            // under load several times that (vitest's default of 5 s failed them there). Not a speed check.
+            testTimeout: 30_000,
           },
         },
         {
