@@ -1,7 +1,7 @@
 /// <reference types="@cloudflare/workers-types" />
 
 /** Bindings and variables of the worker (wrangler.toml, secrets). */
-interface Env extends Cloudflare.Env {}
+type Env = Cloudflare.Env;
 
 declare namespace Cloudflare {
   interface Env {

@@ -65,10 +65,7 @@ function clientAssets(): Plugin {
         preloads: [...preloads],
         lazy,
       };
-      fs.writeFileSync(
-        path.join(root, "dist/client-assets.js"),
-        `export default ${JSON.stringify(assets, null, 2)};\n`,
-      );
+      fs.writeFileSync(path.join(root, "dist/client-assets.js"), `export default ${JSON.stringify(assets, null, 2)};\n`);
     },
   };
 }

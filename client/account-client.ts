@@ -83,7 +83,7 @@ export class AccountClient implements AccountActions {
     });
     let parsed: ApiBody = {};
     try {
-      parsed = (await res.json()) as ApiBody;
+      parsed = await res.json<ApiBody>();
     } catch {
       // not JSON: handled as a failure below
     }
@@ -193,7 +193,7 @@ export class AccountClient implements AccountActions {
         body: JSON.stringify({ data: { library } }),
       });
       if (!res.ok) return false;
-      const body = (await res.json()) as ApiBody;
+      const body = await res.json<ApiBody>();
       if (body.user) this.set("USER_UPDATED", body.user, body.library ? parseLibrary(body.library) : library, true);
       return true;
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { RootData } from "../shared/root-data";
+import { defaultSiteConfig } from "../shared/site-config";
 import type { AccountClient } from "./account-client";
 
 /**
@@ -7,6 +8,6 @@ import type { AccountClient } from "./account-client";
  * from the account client, which already heard it from the worker.
  */
 export function clientRootLoader(account: AccountClient, hydrated: RootData | undefined) {
-  const config = hydrated?.config ?? { siteName: "影视站", origin: location.origin, businessContact: "", filingNumber: "", cultureLicence: "" };
+  const config = hydrated?.config ?? defaultSiteConfig(location.origin);
   return (): RootData => ({ config, user: account.currentUser(), library: account.savedLibrary() });
 }

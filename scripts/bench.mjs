@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm run bench`: builds, serves the site locally (wrangler dev) and prints
  * one table: Lighthouse (mobile preset, Debian's Chromium) scores and LCP/TBT/
@@ -32,20 +33,48 @@ const CONNECTIONS = 10;
 
 export const ROUTES = ["/", "/category/all", "/category/电影?sort=rating&page=2", "/video/video_001", "/search?q=爱", "/auth", "/info/help", "/no-such-page"];
 
+/** @param {Buffer} buf */
 const gzipSize = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
+/** @param {number} n */
 const kb = (n) => (n / 1024).toFixed(1);
 
+/** @param {string} url */
 async function fetchBytes(url) {
   const res = await fetch(url);
   return Buffer.from(await res.arrayBuffer());
 }
 
-/** A Lighthouse metric, or null when the run could not measure it. */
+/**
+ * A Lighthouse metric, or null when the run could not measure it.
+ * @param {import("lighthouse").Result} lhr
+ * @param {string} id
+ * @param {number} digits
+ */
 function metric(lhr, id, digits) {
   const value = lhr.audits[id]?.numericValue;
   return typeof value === "number" ? Number(value.toFixed(digits)) : null;
 }
 
+/**
+ * A row of a Lighthouse table as this script reads it (the fields are optional in Lighthouse's types).
+ * @typedef {{ resourceType?: string, url?: string, source?: string, description?: string, sourceLocation?: { url?: string } }} AuditItem
+ */
+
+/**
+ * The items of an audit's table, or none.
+ * @param {import("lighthouse").Result} lhr
+ * @param {string} id
+ * @returns {AuditItem[]}
+ */
+function auditItems(lhr, id) {
+  const details = lhr.audits[id]?.details;
+  return details && "items" in details && Array.isArray(details.items) ? /** @type {AuditItem[]} */ (details.items) : [];
+}
+
+/**
+ * @param {string} url
+ * @param {{ port: number }} chrome
+ */
 async function runLighthouse(url, chrome) {
   const result = await lighthouse(url, {
     port: chrome.port,
@@ -55,9 +84,11 @@ async function runLighthouse(url, chrome) {
     // The 404 page answers 404 on purpose; measure it anyway.
     ignoreStatusCode: true,
   });
+  if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
   const lhr = result.lhr;
+  /** @param {string} id */
   const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-  const requests = lhr.audits["network-requests"]?.details?.items ?? [];
+  const requests = auditItems(lhr, "network-requests");
   return {
     performance: score("performance"),
     accessibility: score("accessibility"),
@@ -67,9 +98,13 @@ async function runLighthouse(url, chrome) {
     tbtMs: metric(lhr, "total-blocking-time", 0),
     cls: metric(lhr, "cumulative-layout-shift", 3),
     runtimeError: lhr.runtimeError?.message ?? null,
-    consoleErrors: (lhr.audits["errors-in-console"]?.details?.items ?? []).map((i) => ({ source: i.source ?? null, url: i.sourceLocation?.url ?? i.url ?? null, description: i.description ?? "" })),
-    scripts: requests.filter((r) => r.resourceType === "Script").map((r) => r.url),
-    styles: requests.filter((r) => r.resourceType === "Stylesheet").map((r) => r.url),
+    consoleErrors: auditItems(lhr, "errors-in-console").map((i) => ({
+      source: i.source ?? null,
+      url: i.sourceLocation?.url ?? i.url ?? null,
+      description: i.description ?? "",
+    })),
+    scripts: requests.flatMap((r) => (r.resourceType === "Script" && r.url ? [r.url] : [])),
+    styles: requests.flatMap((r) => (r.resourceType === "Stylesheet" && r.url ? [r.url] : [])),
     failing: Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
       .map((a) => a.id),
@@ -77,18 +112,29 @@ async function runLighthouse(url, chrome) {
 }
 
 const JS_BUDGET_BYTES = 125 * 1024;
-/** DESIGN.md §7: SSR of the home page under 5 ms of CPU (the free plan allows 10 ms). */
+/** docs/performance.md (budgets): SSR of the home page under 5 ms of CPU (the free plan allows 10 ms). */
 const CPU_BUDGET_MS = 5;
 
-/** Which budgets of DESIGN.md §7 a run misses (the 404 page may skip SEO). */
+/**
+ * @typedef {Awaited<ReturnType<typeof runLighthouse>> & Awaited<ReturnType<typeof routeBytes>> & { route: string }} Row
+ * @typedef {{ isolateMs: number | null, runtimeProcessMs: number | null }} CpuFigure
+ */
+
+/**
+ * Which budgets of docs/performance.md a run misses (the 404 page may skip SEO).
+ * @param {Row[]} rows
+ * @param {{ home: CpuFigure }} cpuMs
+ */
 function checkBudgets(rows, cpuMs) {
+  /** @type {string[]} */
   const failures = [];
   for (const r of rows) {
     if (r.performance < 95) failures.push(`${r.route}: performance ${r.performance} < 95`);
     if (r.accessibility < 100) failures.push(`${r.route}: accessibility ${r.accessibility} < 100`);
     // The 404 page answers 404 as the spec asks, and Chromium logs that status as a console error;
     // when that is the only console error, the page's best-practices gap is the status itself.
-    const onlyOwn404 = r.route === "/no-such-page" && r.consoleErrors.length > 0 && r.consoleErrors.every((e) => e.source === "network" && e.url?.endsWith(r.route));
+    const onlyOwn404 =
+      r.route === "/no-such-page" && r.consoleErrors.length > 0 && r.consoleErrors.every((e) => e.source === "network" && e.url?.endsWith(r.route));
     if (r.bestPractices < 100 && !onlyOwn404) failures.push(`${r.route}: best practices ${r.bestPractices} < 100`);
     if (r.seo < 100 && r.route !== "/no-such-page") failures.push(`${r.route}: SEO ${r.seo} < 100`);
     if (r.cls !== 0) failures.push(`${r.route}: CLS ${r.cls}`);
@@ -99,6 +145,11 @@ function checkBudgets(rows, cpuMs) {
   return { failures };
 }
 
+/**
+ * @param {string} base
+ * @param {string} route
+ * @param {{ scripts: string[], styles: string[] }} lh
+ */
 async function routeBytes(base, route, lh) {
   const html = await fetchBytes(base + encodeURI(route));
   let js = 0;
@@ -108,11 +159,21 @@ async function routeBytes(base, route, lh) {
   return { htmlBytes: html.length, htmlGzip: gzipSize(html), jsGzip: js, cssGzip: css };
 }
 
+/**
+ * @typedef {{ rps: number, p50: number, p99: number, non2xx: number, errors: number }} LoadFigure
+ */
+
+/**
+ * @param {string} url
+ * @param {(request: Record<string, unknown>) => Record<string, unknown>} [setupRequest]
+ * @returns {Promise<LoadFigure>}
+ */
 function load(url, setupRequest) {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections: CONNECTIONS, duration: LOAD_SECONDS, ...(setupRequest ? { requests: [{ setupRequest }] } : {}) },
-      (err, result) => (err ? reject(err) : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors })),
+    autocannon({ url, connections: CONNECTIONS, duration: LOAD_SECONDS, ...(setupRequest ? { requests: [{ setupRequest }] } : {}) }, (err, result) =>
+      err
+        ? reject(err)
+        : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }),
     );
   });
 }
@@ -125,8 +186,14 @@ function load(url, setupRequest) {
  *  - runtimeProcessMs: user + system CPU of the whole workerd runtime process (/proc): the site
  *    plus everything the local runtime does around it (HTTP, the Cache API and R2 simulators…);
  *    an upper bound.
+ * @param {Awaited<ReturnType<typeof connectDevtools>>} devtools
+ * @param {number | null} runtimePid
+ * @param {string} base
+ * @param {string} route
+ * @returns {Promise<CpuFigure>}
  */
 async function cpuPerRequest(devtools, runtimePid, base, route, n = quick ? 30 : 100) {
+  /** @param {number} i */
   const url = (i) => `${base}${encodeURI(route)}${route.includes("?") ? "&" : "?"}cpu=${i}-${Math.random()}`;
   const cpuBefore = runtimePid ? processCpuMs(runtimePid) : null;
   for (let i = 0; i < n; i++) await (await fetch(url(i))).arrayBuffer();
@@ -138,14 +205,18 @@ async function cpuPerRequest(devtools, runtimePid, base, route, n = quick ? 30 :
     await devtools.call("Profiler.setSamplingInterval", { interval: 100 });
     await devtools.call("Profiler.start");
     for (let i = 0; i < n; i++) await (await fetch(url(i))).arrayBuffer();
-    const stopped = await devtools.call("Profiler.stop", {}, 30_000);
+    const stopped = /** @type {{ profile?: Parameters<typeof busyMs>[0] } | null} */ (await devtools.call("Profiler.stop", {}, 30_000));
     await devtools.call("Profiler.disable");
     if (stopped?.profile) isolateMs = Number((busyMs(stopped.profile) / n).toFixed(2));
   }
   return { isolateMs, runtimeProcessMs };
 }
 
-/** Sequential single requests: the server-side time of one uncached render (an upper bound of its CPU time). */
+/**
+ * Sequential single requests: the server-side time of one uncached render (an upper bound of its CPU time).
+ * @param {string} base
+ * @param {string} route
+ */
 async function renderTime(base, route, n = quick ? 30 : 100) {
   const times = [];
   for (let i = 0; i < n; i++) {
@@ -159,6 +230,7 @@ async function renderTime(base, route, n = quick ? 30 : 100) {
   return { p50: Number(times[Math.floor(n / 2)].toFixed(2)), p90: Number(times[Math.floor(n * 0.9)].toFixed(2)) };
 }
 
+/** @param {number} size */
 function closestStaticAsset(size) {
   const dir = path.join(root, "dist/client/assets");
   const files = fs.readdirSync(dir).map((f) => ({ f, size: fs.statSync(path.join(dir, f)).size }));
@@ -176,8 +248,17 @@ async function main() {
   const base = site.baseURL;
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
+  /** @type {Row[]} */
   const rows = [];
   try {
     for (const route of ROUTES) {
@@ -211,11 +292,15 @@ async function main() {
     const runtimePid = site.pid ? findWorkerd(site.pid, PORT).runtime : null;
     // On a cacheable page a miss also stores a copy in the edge cache; the bare render is
     // measured on a second server with PAGE_CACHE=off (one server at a time: they share the state).
-    const cpuMissMs = { home: await cpuPerRequest(devtools, runtimePid, base, "/"), video: await cpuPerRequest(devtools, runtimePid, base, "/video/video_001") };
+    const cpuMissMs = {
+      home: await cpuPerRequest(devtools, runtimePid, base, "/"),
+      video: await cpuPerRequest(devtools, runtimePid, base, "/video/video_001"),
+    };
     devtools?.close();
     await site.stop();
     const bare = await startLocalSite({ port: PORT, inspectorPort: INSPECTOR_PORT, vars: { PAGE_CACHE: "off" } });
     const bareDevtools = await connectDevtools(INSPECTOR_PORT);
+    /** @type {{ home: CpuFigure, video: CpuFigure }} */
     let cpuMs;
     try {
       const barePid = bare.pid ? findWorkerd(bare.pid, PORT).runtime : null;
@@ -228,7 +313,17 @@ async function main() {
       await bare.stop();
     }
     const budgets = checkBudgets(rows, cpuMs);
-    const report = { date: new Date().toISOString(), quick, connections: CONNECTIONS, loadSeconds: LOAD_SECONDS, routes: rows, throughput, renderMs: render, workerCpuMs: { render: cpuMs, missWithCacheWrite: cpuMissMs }, budgets };
+    const report = {
+      date: new Date().toISOString(),
+      quick,
+      connections: CONNECTIONS,
+      loadSeconds: LOAD_SECONDS,
+      routes: rows,
+      throughput,
+      renderMs: render,
+      workerCpuMs: { render: cpuMs, missWithCacheWrite: cpuMissMs },
+      budgets,
+    };
 
     console.log("\nroute                               perf a11y bp  seo  LCP ms TBT ms  CLS    JS gz KB CSS gz KB HTML KB (gz)");
     for (const r of rows) {
@@ -246,11 +341,17 @@ async function main() {
     console.log(`  cached /  (Cache API)    ${t.homeCached.rps} · ${t.homeCached.p50}/${t.homeCached.p99}`);
     console.log(`  static ${t.staticAsset.path} (${kb(t.staticAsset.bytes)} KB)  ${t.staticAsset.rps} · ${t.staticAsset.p50}/${t.staticAsset.p99}`);
     console.log(`  ratio SSR / static: ${(t.home.rps / t.staticAsset.rps).toFixed(2)}; cached / uncached: ${(t.homeCached.rps / t.home.rps).toFixed(2)}`);
-    console.log(`\nrender time of one uncached request (sequential, loopback, wall clock): / p50 ${render.home.p50} ms, /video/video_001 p50 ${render.video.p50} ms`);
+    console.log(
+      `\nrender time of one uncached request (sequential, loopback, wall clock): / p50 ${render.home.p50} ms, /video/video_001 p50 ${render.video.p50} ms`,
+    );
     console.log("worker CPU per request, ms (isolate: V8 CPU profile of the site's isolate · process: the whole workerd runtime, an upper bound):");
-    console.log(`  SSR render (PAGE_CACHE=off)        / ${cpuMs.home.isolateMs ?? "?"} · ${cpuMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMs.video.isolateMs ?? "?"} · ${cpuMs.video.runtimeProcessMs ?? "?"}`);
-    console.log(`  cache miss: render + edge-cache write  / ${cpuMissMs.home.isolateMs ?? "?"} · ${cpuMissMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMissMs.video.isolateMs ?? "?"} · ${cpuMissMs.video.runtimeProcessMs ?? "?"}`);
-    console.log(`\nbudgets (DESIGN.md §7): ${budgets.failures.length === 0 ? "all met" : `${budgets.failures.length} not met`}`);
+    console.log(
+      `  SSR render (PAGE_CACHE=off)        / ${cpuMs.home.isolateMs ?? "?"} · ${cpuMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMs.video.isolateMs ?? "?"} · ${cpuMs.video.runtimeProcessMs ?? "?"}`,
+    );
+    console.log(
+      `  cache miss: render + edge-cache write  / ${cpuMissMs.home.isolateMs ?? "?"} · ${cpuMissMs.home.runtimeProcessMs ?? "?"}   /video/video_001 ${cpuMissMs.video.isolateMs ?? "?"} · ${cpuMissMs.video.runtimeProcessMs ?? "?"}`,
+    );
+    console.log(`\nbudgets (docs/performance.md): ${budgets.failures.length === 0 ? "all met" : `${budgets.failures.length} not met`}`);
     for (const f of budgets.failures) console.log(`  ✗ ${f}`);
     fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
     const file = path.join(root, "bench-results", `bench-${report.date.replace(/[:.]/g, "-")}.json`);
@@ -259,7 +360,7 @@ async function main() {
     console.log(`\nwritten: ${path.relative(process.cwd(), file)}`);
   } finally {
     devtools?.close();
-    await chrome.kill();
+    chrome.kill();
     await site.stop();
   }
 }

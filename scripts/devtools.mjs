@@ -1,9 +1,13 @@
+// @ts-check
 /**
  * A minimal Chrome DevTools Protocol client for a worker isolate on an inspector port: `wrangler
  * dev`'s (ws://<ip>:<port>/ws) or workerd's own under Miniflare (ws://<ip>:<port>/core:user:<name>).
  * Used by the benchmark (CPU profile of SSR requests) and the load test (JS heap samples).
  */
 
+import { parseJson } from "./json.mjs";
+
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -11,12 +15,13 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param {string} ip
  * @param {string} target  the websocket path: "ws" for wrangler's inspector proxy; workerd's own
  *   inspector (Miniflare) names each worker, e.g. "core:user:yingshi"
- * @returns {Promise<{ call: (method: string, params?: object, timeoutMs?: number) => Promise<any>, close: () => void } | null>}
+ * @returns {Promise<{ call: (method: string, params?: object, timeoutMs?: number) => Promise<unknown>, close: () => void } | null>}
  *   null when nothing answers on the port
  */
 export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
-  let WebSocketImpl = globalThis.WebSocket;
-  if (!WebSocketImpl) WebSocketImpl = (await import("ws")).default; // Node 20: the `ws` package wrangler installs
+  // Node 20 has no global WebSocket: the `ws` package that wrangler installs (browser-compatible events).
+  const WebSocketImpl = globalThis.WebSocket ?? (await import("ws")).default;
+  /** @type {WebSocket} */
   let socket;
   try {
     socket = new WebSocketImpl(`ws://${ip}:${port}/${target}`);
@@ -28,15 +33,22 @@ export async function connectDevtools(port, ip = "127.0.0.1", target = "ws") {
     return null;
   }
   let id = 0;
+  /** @type {Map<number, (result: unknown) => void>} */
   const pending = new Map();
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data));
+    const message = /** @type {{ id?: number, error?: unknown, result?: unknown }} */ (parseJson(String(event.data)));
     if (message.id === undefined) return; // events (console messages, …) are not needed here
     pending.get(message.id)?.(message.error ? null : (message.result ?? null));
     pending.delete(message.id);
   });
   return {
-    /** Resolves with the result, or null on an error answer or after `timeoutMs`. */
+    /**
+     * Resolves with the result, or null on an error answer or after `timeoutMs`.
+     * @param {string} method
+     * @param {object} [params]
+     * @param {number} [timeoutMs]
+     * @returns {Promise<unknown>}
+     */
     call(method, params = {}, timeoutMs = 3000) {
       return Promise.race([
         new Promise((resolve) => {

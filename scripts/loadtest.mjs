@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm run loadtest`: a bounded mixed load on loopback against the locally served site.
  *
@@ -45,13 +46,32 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectDevtools } from "./devtools.mjs";
+import { parseJson } from "./json.mjs";
 import { heapWindow, rssSlope, rssWindow } from "./memory-figures.mjs";
+import { waitForServer } from "./wait-for-server.mjs";
 import { childWorkerd, findWorkerd, rssMiB } from "./workerd-processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/**
+ * @typedef {{ t: number, rssMiB: number | null }} RssSample
+ * @typedef {{ usedMiB: number | null, totalMiB: number | null, buffersMiB: number | null }} HeapUsage
+ * @typedef {{ sample: () => Promise<HeapUsage | null>, afterGc: () => Promise<HeapUsage | null>, close: () => void }} HeapSampler
+ * @typedef {{ entry: number | null, runtime: number | null }} WorkerdPids
+ * @typedef {{ mf?: import("miniflare").Miniflare, child?: import("node:child_process").ChildProcess, worker: string | null, workerd: WorkerdPids, alive: () => boolean }} Server
+ * @typedef {{ users: { email: string, cookie: string }[], sessions: { cookie: string }[], media: { n: number, size: number }[], cache: Record<string, number> }} SharedState
+ * @typedef {SharedState & { worker: number }} WorkerState
+ * @typedef {{ kind: string, ms: number, status: number, problem: string | null }} Outcome
+ * @typedef {{ latencies: Record<string, number[]> & { all: number[] }, counts: Record<string, number>, fiveXX: number, otherErrors: number, problems: Record<string, number> }} Stats
+ * @typedef {{ minMiB: number, meanMiB: number, maxMiB: number } | null} RssBand
+ */
+
 // ---- options -------------------------------------------------------------------------------
 
+/**
+ * @param {string} name
+ * @param {number} fallback
+ */
 function option(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
   if (i === -1) return fallback;
@@ -81,6 +101,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const COOKIE = "yingshi-auth";
 
 /** The mix: relative weights of the request kinds (`--only <kind>` for one kind alone). */
+/** @type {Record<string, number>} */
 const FULL_MIX = { page: 55, media: 30, refresh: 10, signin: 5 };
 const onlyIndex = process.argv.indexOf("--only");
 const ONLY = onlyIndex === -1 ? null : process.argv[onlyIndex + 1];
@@ -98,7 +119,11 @@ const serverEnv = { ...env, NODE_ENV: "production" };
 // ---- the server ----------------------------------------------------------------------------
 
 function build() {
-  const res = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit", env });
+  const res = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
+    cwd: root,
+    stdio: "inherit",
+    env,
+  });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
@@ -110,11 +135,15 @@ function build() {
  */
 function snapshot() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yingshi-loadtest-"));
-  const bundle = spawnSync(process.execPath, [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", path.join(dir, "worker")], {
-    cwd: root,
-    env: serverEnv,
-    encoding: "utf8",
-  });
+  const bundle = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", path.join(dir, "worker")],
+    {
+      cwd: root,
+      env: serverEnv,
+      encoding: "utf8",
+    },
+  );
   if (bundle.status !== 0) throw new Error(`bundling the worker failed:\n${bundle.stdout}\n${bundle.stderr}`);
   fs.cpSync(path.join(root, "dist/client"), path.join(dir, "assets"), { recursive: true });
   const config = fs
@@ -126,6 +155,10 @@ function snapshot() {
   return dir;
 }
 
+/**
+ * @param {string} cwd
+ * @param {string[]} extraArgs
+ */
 function startServer(cwd = root, extraArgs = []) {
   const child = spawn(
     process.execPath,
@@ -147,7 +180,9 @@ function startServer(cwd = root, extraArgs = []) {
     ],
     { cwd, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] },
   );
+  /** @type {string[]} */
   const log = [];
+  /** @param {Buffer} chunk */
   const keep = (chunk) => {
     log.push(String(chunk));
     if (log.length > 400) log.splice(0, log.length - 400);
@@ -161,10 +196,16 @@ function startServer(cwd = root, extraArgs = []) {
  * Serves the worker of `dir` (its wrangler.toml, main already bundled) in one workerd process
  * through Miniflare, with the bindings wrangler derives from wrangler.toml (vars, assets, R2,
  * D1) and the local state under `state` (a `--persist-to` directory).
+ * @param {string} dir
+ * @param {string | null} state
  */
 async function startMiniflare(dir, state) {
   const { Miniflare } = await import("miniflare");
-  const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import("wrangler");
+  // wrangler's own declarations do not resolve under this project's types: the part used here.
+  const { unstable_getMiniflareWorkerOptions, unstable_readConfig } =
+    /** @type {{ unstable_readConfig: (args: { config: string }) => { name?: string }, unstable_getMiniflareWorkerOptions: (config: { name?: string }) => { workerOptions: import("miniflare").WorkerOptions, main?: string } }} */ (
+      /** @type {unknown} */ (await import("wrangler"))
+    );
   const config = unstable_readConfig({ config: path.join(dir, "wrangler.toml") });
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
   const script = path.resolve(dir, main ?? "worker.js");
@@ -187,23 +228,11 @@ async function startMiniflare(dir, state) {
   return { mf, pid: workerd, worker };
 }
 
-async function waitForServer(child, log, probePath = "/robots.txt", timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${log.join("")}`);
-    try {
-      const res = await fetch(`${BASE}${probePath}`);
-      await res.arrayBuffer();
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(250);
-  }
-  throw new Error(`the site did not answer at ${BASE} within ${timeoutMs} ms\n${log.join("")}`);
-}
-
-/** Stops our wrangler (and, through it, its workerd processes) by PID only. */
+/**
+ * Stops our wrangler (and, through it, its workerd processes) by PID only.
+ * @param {import("node:child_process").ChildProcess} child
+ * @param {(number | null)[]} pids
+ */
 async function stopServer(child, pids = []) {
   if (child.exitCode === null) child.kill("SIGTERM");
   for (let i = 0; i < 40 && child.exitCode === null; i++) await sleep(100);
@@ -212,6 +241,7 @@ async function stopServer(child, pids = []) {
   for (const pid of pids) if (pid && isAlive(pid)) process.kill(pid, "SIGTERM");
 }
 
+/** @param {number} pid */
 function isAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -223,12 +253,13 @@ function isAlive(pid) {
 
 // ---- processes and memory ------------------------------------------------------------------
 
-
 /**
  * The worker isolate's memory, sampled over the devtools protocol (Runtime.getHeapUsage): the
  * JavaScript heap in use, the heap V8 has committed, and the ArrayBuffer backing stores outside
  * the heap (request and response bodies the site holds); and, before and after the soak, the
  * heap after a full garbage collection.
+ * @param {string | null} worker
+ * @returns {Promise<HeapSampler>}
  */
 async function heapSampler(worker) {
   // The isolate's websocket path: wrangler's inspector proxy serves it at /ws; workerd's own
@@ -236,11 +267,13 @@ async function heapSampler(worker) {
   const devtools = await connectDevtools(INSPECTOR_PORT, "127.0.0.1", WRANGLER_DEV ? "ws" : `core:user:${worker}`);
   if (!devtools) {
     console.warn("loadtest: no devtools connection; the JS heap will not be reported");
-    return { sample: async () => null, afterGc: async () => null, close() {} };
+    return { sample: () => Promise.resolve(null), afterGc: () => Promise.resolve(null), close() {} };
   }
+  /** @returns {Promise<HeapUsage | null>} */
   const sample = async () => {
-    const usage = await devtools.call("Runtime.getHeapUsage");
+    const usage = /** @type {{ usedSize?: number, totalSize?: number, backingStorageSize?: number } | null} */ (await devtools.call("Runtime.getHeapUsage"));
     if (!usage) return null;
+    /** @param {number | undefined} bytes */
     const mib = (bytes) => (typeof bytes === "number" ? Math.round((bytes / 1048576) * 10) / 10 : null);
     return { usedMiB: mib(usage.usedSize), totalMiB: mib(usage.totalSize), buffersMiB: mib(usage.backingStorageSize) };
   };
@@ -265,8 +298,18 @@ async function heapSampler(worker) {
 
 // ---- helpers -------------------------------------------------------------------------------
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/**
+ * @template T
+ * @param {readonly T[]} list
+ * @returns {T}
+ */
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
+/**
+ * @param {number} min
+ * @param {number} max
+ */
 const randomInt = (min, max) => min + Math.floor(Math.random() * (max - min + 1));
 
 let ipCounter = 0;
@@ -276,20 +319,28 @@ function nextIp() {
   return `198.18.${n >> 8}.${n & 255}`;
 }
 
+/** @param {Response} res */
 function sessionCookieOf(res) {
   const cookies = res.headers.getSetCookie().map((raw) => raw.split(";")[0]);
   return cookies.filter((c) => c.startsWith(`${COOKIE}=`) || c.startsWith(`${COOKIE}.`)).join("; ") || null;
 }
 
-/** The same session cookie with the access token expired (as far as the client can tell). */
+/**
+ * The same session cookie with the access token expired (as far as the client can tell).
+ * @param {string} cookie
+ */
 function expireCookie(cookie) {
   const value = decodeURIComponent(cookie.slice(COOKIE.length + 1));
-  const json = JSON.parse(Buffer.from(value.slice("base64-".length), "base64url").toString("utf8"));
+  const json = /** @type {Record<string, unknown>} */ (parseJson(Buffer.from(value.slice("base64-".length), "base64url").toString("utf8")));
   json.expires_at = Math.floor(Date.now() / 1000) - 60;
   json.expires_in = -60;
   return `${COOKIE}=base64-${Buffer.from(JSON.stringify(json), "utf8").toString("base64url")}`;
 }
 
+/**
+ * @param {readonly number[]} sorted
+ * @param {number} p
+ */
 function percentile(sorted, p) {
   if (sorted.length === 0) return null;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -298,6 +349,7 @@ function percentile(sorted, p) {
 
 // ---- the load ------------------------------------------------------------------------------
 
+/** @param {number} i */
 async function signUp(i) {
   const email = `load-${Date.now().toString(36)}-${i}@example.com`;
   const res = await fetch(`${BASE}/api/auth/sign-up`, {
@@ -339,10 +391,19 @@ function pagePath() {
   return `/search?q=${encodeURIComponent(pick(SEARCH_TERMS))}`;
 }
 
-/** One request of a kind; returns what to record. */
+/**
+ * One request of a kind; returns what to record.
+ * @param {string} kind
+ * @param {WorkerState} state
+ * @returns {Promise<Outcome>}
+ */
 async function runOne(kind, state) {
   let url;
-  const init = { redirect: "manual", headers: { "CF-Connecting-IP": nextIp() }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
+  /** @type {Record<string, string>} */
+  const headers = { "CF-Connecting-IP": nextIp() };
+  /** @type {RequestInit} */
+  const init = { redirect: "manual", headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
+  /** @type {(res: Response) => Promise<string | null>} */
   let check;
   if (kind === "page") {
     url = BASE + pagePath();
@@ -358,7 +419,7 @@ async function runOne(kind, state) {
     const start = randomInt(0, size - 1);
     const end = Math.min(size - 1, start + randomInt(0, 256 * 1024));
     url = `${BASE}/${n}.mp4`;
-    init.headers.Range = `bytes=${start}-${end}`;
+    headers.Range = `bytes=${start}-${end}`;
     check = async (res) => {
       const body = await res.arrayBuffer();
       if (res.status !== 206) return `status ${res.status}`;
@@ -370,7 +431,7 @@ async function runOne(kind, state) {
     const user = pick(state.users);
     url = `${BASE}/api/auth/sign-in`;
     init.method = "POST";
-    init.headers["Content-Type"] = "application/json";
+    headers["Content-Type"] = "application/json";
     init.body = JSON.stringify({ email: user.email, password: PASSWORD });
     check = async (res) => {
       const body = await res.text();
@@ -382,11 +443,11 @@ async function runOne(kind, state) {
     // Session refresh: each worker owns one session and rotates its refresh token.
     const session = state.sessions[state.worker];
     url = `${BASE}/api/auth/user`;
-    init.headers.Cookie = expireCookie(session.cookie);
+    headers.Cookie = expireCookie(session.cookie);
     check = async (res) => {
       const body = await res.text();
       if (res.status !== 200) return `status ${res.status} ${body.slice(0, 80)}`;
-      const user = JSON.parse(body).user;
+      const { user } = /** @type {{ user?: unknown }} */ (parseJson(body));
       const cookie = sessionCookieOf(res);
       if (!user) return "session lost";
       if (!cookie || res.headers.get("X-Auth-Event") !== "TOKEN_REFRESHED") return "not refreshed";
@@ -401,12 +462,18 @@ async function runOne(kind, state) {
     const res = await fetch(url, init);
     status = res.status;
     problem = await check(res);
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {Error & { cause?: { code?: string } }} */ (caught);
     problem = error.name === "TimeoutError" ? "timeout" : `network: ${error.cause?.code ?? error.message}`;
   }
   return { kind, ms: performance.now() - started, status, problem };
 }
 
+/**
+ * @param {number} seconds
+ * @param {SharedState} shared
+ * @param {(outcome: Outcome) => void} record
+ */
 async function runLoad(seconds, shared, record) {
   const stopAt = Date.now() + seconds * 1000;
   const workers = Array.from({ length: CONCURRENCY }, async (_, worker) => {
@@ -416,10 +483,15 @@ async function runLoad(seconds, shared, record) {
   await Promise.all(workers);
 }
 
+/** @returns {Stats} */
 function newStats() {
   return { latencies: { all: [] }, counts: {}, fiveXX: 0, otherErrors: 0, problems: {} };
 }
 
+/**
+ * @param {Stats} stats
+ * @returns {(r: Outcome) => void}
+ */
 function recorder(stats) {
   return (r) => {
     (stats.latencies[r.kind] ??= []).push(r.ms);
@@ -440,10 +512,15 @@ function recorder(stats) {
  * Serves the worker of `cwd` with its local state (`state`, a --persist-to directory), through
  * Miniflare or (--wrangler-dev) `wrangler dev`, and waits until it answers `probePath`.
  * `server.workerd`: the runtime process that runs the worker, and wrangler dev's entry proxy.
+ * @param {string} cwd
+ * @param {string} probePath
+ * @param {string | null} state
+ * @returns {Promise<Server>}
  */
 async function serve(cwd, probePath, state = null) {
   if (!WRANGLER_DEV) {
     const { mf, pid, worker } = await startMiniflare(cwd, state);
+    /** @type {Server} */
     const server = { mf, worker, workerd: { entry: null, runtime: pid }, alive: () => isAlive(pid) };
     servers.add(server);
     const res = await fetch(`${BASE}${probePath}`);
@@ -452,33 +529,40 @@ async function serve(cwd, probePath, state = null) {
     return server;
   }
   const { child, log } = startServer(cwd, state ? ["--persist-to", state] : []);
-  const server = { child, log, worker: null, workerd: { entry: null, runtime: null }, alive: () => child.exitCode === null };
+  /** @type {Server} */
+  const server = { child, worker: null, workerd: { entry: null, runtime: null }, alive: () => child.exitCode === null };
   servers.add(server);
-  await waitForServer(child, log, probePath);
-  server.workerd = findWorkerd(child.pid, PORT);
+  await waitForServer({ url: `${BASE}${probePath}`, child, output: () => log.join("") });
+  server.workerd = findWorkerd(child.pid ?? 0, PORT);
   return server;
 }
 
+/** @param {Server} server */
 async function shutdown(server) {
   servers.delete(server);
   if (server.mf) await server.mf.dispose();
-  else await stopServer(server.child, [server.workerd.entry, server.workerd.runtime]);
+  else if (server.child) await stopServer(server.child, [server.workerd.entry, server.workerd.runtime]);
 }
 
-/** Servers of this run, stopped on exit whatever happens. */
+/** Servers of this run, stopped on exit whatever happens. @type {Set<Server>} */
 const servers = new Set();
 
 /**
  * Runs `load` for `seconds` while sampling RSS (every 5 s) and the JS heap (every 2 s). `wrangler
  * dev` restarts its runtime when watched files change (a build in the same tree, an edit): then
  * the samples follow the new process and the before/after comparison is reported as void.
+ * @param {Server} server
+ * @param {number} seconds
+ * @param {(seconds: number) => Promise<void>} load
+ * @param {HeapSampler | null} heap
  */
 async function measured(server, seconds, load, heap) {
   let pid = server.workerd.runtime;
+  /** @type {{ t: number, from: number | null, to: number }[]} */
   const restarts = [];
   const current = () => {
     if (!server.child) return pid;
-    const now = findWorkerd(server.child.pid, PORT);
+    const now = findWorkerd(server.child.pid ?? 0, PORT);
     if (now.runtime && now.runtime !== pid) {
       restarts.push({ t: Math.round((Date.now() - started) / 1000), from: pid, to: now.runtime });
       pid = now.runtime;
@@ -492,12 +576,15 @@ async function measured(server, seconds, load, heap) {
   const rssBefore = pid ? rssMiB(pid) : null;
   const entryBefore = server.workerd.entry ? rssMiB(server.workerd.entry) : null;
   const started = Date.now();
+  /** @type {RssSample[]} */
   const samples = rssBefore === null ? [] : [{ t: 0, rssMiB: rssBefore }];
   const rssTimer = setInterval(() => {
     const p = current();
     samples.push({ t: Math.round((Date.now() - started) / 1000), rssMiB: p ? rssMiB(p) : null });
   }, 5000);
+  /** @type {({ t: number } & Partial<HeapUsage>)[]} */
   const heapSamples = [];
+  /** @type {Promise<unknown>} */
   let sampling = Promise.resolve();
   const heapTimer = heap
     ? setInterval(() => {
@@ -519,7 +606,8 @@ async function measured(server, seconds, load, heap) {
   const comparable = restarts.length === 0 && rssBefore !== null && rssAfter !== null;
   const first = comparable ? rssWindow(samples, 0, window) : null;
   const last = comparable ? rssWindow(samples, elapsed - window, elapsed) : null;
-  if (restarts.length) console.warn(`loadtest: wrangler dev restarted its runtime ${restarts.length}× (files changed under it); RSS before/after are not comparable`);
+  if (restarts.length)
+    console.warn(`loadtest: wrangler dev restarted its runtime ${restarts.length}× (files changed under it); RSS before/after are not comparable`);
   return {
     elapsed,
     memory: {
@@ -527,7 +615,7 @@ async function measured(server, seconds, load, heap) {
       runtimeRestarts: restarts,
       rssBeforeMiB: rssBefore,
       rssAfterMiB: rssAfter,
-      rssGrowthMiB: comparable ? Math.round((rssAfter - rssBefore) * 10) / 10 : null,
+      rssGrowthMiB: rssAfter !== null && rssBefore !== null && comparable ? Math.round((rssAfter - rssBefore) * 10) / 10 : null,
       rssFirstWindow: first,
       rssLastWindow: last,
       /** The soak's figure: mean RSS of the last window minus that of the first. */
@@ -538,9 +626,13 @@ async function measured(server, seconds, load, heap) {
       jsHeap: heap
         ? {
             ...Object.fromEntries(
-              ["usedMiB", "totalMiB", "buffersMiB"].map((field) => [
+              /** @type {const} */ (["usedMiB", "totalMiB", "buffersMiB"]).map((field) => [
                 field.replace("MiB", ""),
-                { firstWindow: heapWindow(heapSamples, 0, window, field), lastWindow: heapWindow(heapSamples, elapsed - window, elapsed, field), after: heapEnd?.[field] ?? null },
+                {
+                  firstWindow: heapWindow(heapSamples, 0, window, field),
+                  lastWindow: heapWindow(heapSamples, elapsed - window, elapsed, field),
+                  after: heapEnd?.[field] ?? null,
+                },
               ]),
             ),
             afterFullGc: { before: gcBefore, after: gcAfter },
@@ -559,28 +651,52 @@ function writeControlWorker() {
   return dir;
 }
 
+/** @param {number | null | undefined} x */
 const signed = (x) => (x === null || x === undefined ? "?" : `${x >= 0 ? "+" : ""}${x}`);
+/** @param {RssBand} w */
 const band = (w) => (w ? `${w.minMiB}–${w.maxMiB} (mean ${w.meanMiB})` : "?");
 
+/**
+ * @param {string} label
+ * @param {Awaited<ReturnType<typeof measured>>["memory"]} memory
+ */
 function printMemory(label, memory) {
-  console.log(`${label} workerd runtime RSS: ${memory.rssBeforeMiB} MiB before → ${memory.rssAfterMiB} MiB after (${signed(memory.rssGrowthMiB)} MiB); every 5 s: ${memory.rssSamples.map((s) => s.rssMiB).join(", ")}`);
-  console.log(`${label} workerd runtime RSS, first 30 s ${band(memory.rssFirstWindow)} MiB, last 30 s ${band(memory.rssLastWindow)} MiB: mean ${signed(memory.rssMeanGrowthMiB)} MiB, slope ${signed(memory.rssSlopeMiBPerMin)} MiB/min`);
-  if (memory.entryProxy) console.log(`${label} workerd entry proxy RSS: ${memory.entryProxy.rssBeforeMiB} MiB before → ${memory.entryProxy.rssAfterMiB} MiB after`);
+  console.log(
+    `${label} workerd runtime RSS: ${memory.rssBeforeMiB} MiB before → ${memory.rssAfterMiB} MiB after (${signed(memory.rssGrowthMiB)} MiB); every 5 s: ${memory.rssSamples.map((s) => s.rssMiB).join(", ")}`,
+  );
+  console.log(
+    `${label} workerd runtime RSS, first 30 s ${band(memory.rssFirstWindow)} MiB, last 30 s ${band(memory.rssLastWindow)} MiB: mean ${signed(memory.rssMeanGrowthMiB)} MiB, slope ${signed(memory.rssSlopeMiBPerMin)} MiB/min`,
+  );
+  if (memory.entryProxy)
+    console.log(`${label} workerd entry proxy RSS: ${memory.entryProxy.rssBeforeMiB} MiB before → ${memory.entryProxy.rssAfterMiB} MiB after`);
   if (memory.jsHeap) {
-    const names = { used: "JS heap in use", total: "JS heap committed", buffers: "ArrayBuffers (bodies)" };
-    for (const [key, name] of Object.entries(names)) {
-      const { firstWindow: a, lastWindow: b, after } = memory.jsHeap[key];
-      console.log(`${label} worker isolate, ${name}: first ${a ? `${a.minMiB}–${a.maxMiB}` : "?"} MiB, last ${b ? `${b.minMiB}–${b.maxMiB}` : "?"} MiB, after ${after ?? "?"} MiB`);
+    /** @type {[string, string][]} */
+    const names = [
+      ["used", "JS heap in use"],
+      ["total", "JS heap committed"],
+      ["buffers", "ArrayBuffers (bodies)"],
+    ];
+    for (const [key, name] of names) {
+      const figures =
+        /** @type {Record<string, { firstWindow: { minMiB: number, maxMiB: number } | null, lastWindow: { minMiB: number, maxMiB: number } | null, after: number | null }>} */ (
+          /** @type {unknown} */ (memory.jsHeap)
+        );
+      const { firstWindow: a, lastWindow: b, after } = figures[key];
+      console.log(
+        `${label} worker isolate, ${name}: first ${a ? `${a.minMiB}–${a.maxMiB}` : "?"} MiB, last ${b ? `${b.minMiB}–${b.maxMiB}` : "?"} MiB, after ${after ?? "?"} MiB`,
+      );
     }
     const { before, after } = memory.jsHeap.afterFullGc;
-    console.log(`${label} worker isolate after a full GC: JS heap in use ${before?.usedMiB ?? "?"} MiB before the soak → ${after?.usedMiB ?? "?"} MiB after (${before && after ? signed(Math.round((after.usedMiB - before.usedMiB) * 10) / 10) : "?"} MiB), ArrayBuffers ${before?.buffersMiB ?? "?"} → ${after?.buffersMiB ?? "?"} MiB`);
+    console.log(
+      `${label} worker isolate after a full GC: JS heap in use ${before?.usedMiB ?? "?"} MiB before the soak → ${after?.usedMiB ?? "?"} MiB after (${before?.usedMiB != null && after?.usedMiB != null ? signed(Math.round((after.usedMiB - before.usedMiB) * 10) / 10) : "?"} MiB), ArrayBuffers ${before?.buffersMiB ?? "?"} → ${after?.buffersMiB ?? "?"} MiB`,
+    );
   }
 }
 
 async function main() {
   if (BUILD) {
     build();
-    const { prepareLocal } = await import(path.join(root, "scripts/prepare-local.mjs"));
+    const { prepareLocal } = await import("./prepare-local.mjs");
     await prepareLocal({ log: () => {} });
   }
   const site = snapshot();
@@ -597,7 +713,9 @@ async function main() {
   );
   if (clear.status !== 0) throw new Error(`clearing the rate limits of the state copy failed:\n${clear.stdout}\n${clear.stderr}`);
   const server = await serve(site, "/robots.txt", state);
-  console.log(`loadtest: workerd runtime PID ${server.workerd.runtime}${server.workerd.entry ? `, entry proxy PID ${server.workerd.entry}` : ""}, worker bundled as ${serverEnv.NODE_ENV}`);
+  console.log(
+    `loadtest: workerd runtime PID ${server.workerd.runtime}${server.workerd.entry ? `, entry proxy PID ${server.workerd.entry}` : ""}, worker bundled as ${serverEnv.NODE_ENV}`,
+  );
   // Connected before any load: wrangler's inspector proxy holds the isolate's messages until a
   // devtools client connects, and a client that connects late gets that whole backlog at once.
   const heap = HEAP ? await heapSampler(server.worker) : null;
@@ -607,13 +725,18 @@ async function main() {
   const sessions = [];
   for (let i = 0; i < CONCURRENCY; i++) sessions.push({ cookie: (await signUp(USERS + i)).cookie });
   const media = await mediaSizes();
+  /** @type {SharedState} */
   const shared = { users, sessions, media, cache: {} };
 
   console.log(`loadtest: warm-up ${WARMUP_S} s, then ${DURATION_S} s with ${CONCURRENCY} concurrent workers (mix ${JSON.stringify(MIX)})`);
   const warm = newStats();
   const warmStarted = Date.now();
+  /** @type {RssSample[]} */
   const warmRss = [];
-  const warmTimer = setInterval(() => warmRss.push({ t: Math.round((Date.now() - warmStarted) / 1000), rssMiB: rssMiB(server.workerd.runtime) }), 5000);
+  const warmTimer = setInterval(
+    () => warmRss.push({ t: Math.round((Date.now() - warmStarted) / 1000), rssMiB: server.workerd.runtime === null ? null : rssMiB(server.workerd.runtime) }),
+    5000,
+  );
   await runLoad(WARMUP_S, shared, recorder(warm));
   clearInterval(warmTimer);
   if (warmRss.length) console.log(`loadtest: warm-up RSS every 5 s: ${warmRss.map((s) => s.rssMiB).join(", ")}`);
@@ -633,6 +756,7 @@ async function main() {
     try {
       const controlServer = await serve(dir, "/");
       let requests = 0;
+      /** @param {number} seconds */
       const load = async (seconds) => {
         const stopAt = Date.now() + seconds * 1000;
         await Promise.all(
@@ -658,6 +782,7 @@ async function main() {
 
   const elapsed = run.elapsed;
   const kinds = Object.keys(MIX).filter((k) => stats.latencies[k]);
+  /** @type {Record<string, { requests: number, rps: number, p50Ms: number | null, p99Ms: number | null, maxMs: number | null }>} */
   const perKind = {};
   for (const kind of ["all", ...kinds]) {
     const sorted = [...stats.latencies[kind]].sort((a, b) => a - b);
@@ -694,7 +819,9 @@ async function main() {
 
   console.log("\nkind      requests   req/s    p50 ms   p99 ms   max ms");
   for (const [kind, s] of Object.entries(perKind)) {
-    console.log(`${kind.padEnd(9)} ${String(s.requests).padStart(8)} ${String(s.rps).padStart(7)} ${String(s.p50Ms).padStart(9)} ${String(s.p99Ms).padStart(8)} ${String(s.maxMs).padStart(8)}`);
+    console.log(
+      `${kind.padEnd(9)} ${String(s.requests).padStart(8)} ${String(s.rps).padStart(7)} ${String(s.p50Ms).padStart(9)} ${String(s.p99Ms).padStart(8)} ${String(s.maxMs).padStart(8)}`,
+    );
   }
   console.log(`\n5xx: ${stats.fiveXX}   other errors: ${stats.otherErrors}${Object.keys(stats.problems).length ? ` ${JSON.stringify(stats.problems)}` : ""}`);
   console.log(`page cache: ${JSON.stringify(shared.cache)}`);
@@ -712,7 +839,7 @@ async function main() {
   return stats.fiveXX > 0 || !alive ? 1 : 0;
 }
 
-/** Temporary directories to remove at the end. */
+/** Temporary directories to remove at the end. @type {(() => void)[]} */
 const cleanups = [];
 
 async function stopAll() {
@@ -720,9 +847,9 @@ async function stopAll() {
   for (const cleanup of cleanups.splice(0)) cleanup();
 }
 
-for (const signal of ["SIGINT", "SIGTERM"]) {
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.on(signal, () => {
-    stopAll().finally(() => process.exit(130));
+    void stopAll().finally(() => process.exit(130));
   });
 }
 

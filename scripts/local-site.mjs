@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Starts the built site with `wrangler dev` on a loopback port (the same
  * server as `npm start`), after preparing the local bindings, and waits until
@@ -7,29 +8,14 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareLocal } from "./prepare-local.mjs";
+import { waitForServer } from "./wait-for-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-async function waitForServer(url, child, timeoutMs, output) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output()}`);
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the site did not answer at ${url} within ${timeoutMs} ms\n${output()}`);
-}
 
 /**
  * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string }} options
  *   inspectorPort: serve the worker isolate's devtools protocol on 127.0.0.1:<inspectorPort>
- * @returns {Promise<{ baseURL: string, pid: number | undefined, stop: () => Promise<void> }>}
+ * @returns {Promise<{ baseURL: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
  */
 export async function startLocalSite({ port, log = () => {}, vars = {}, inspectorPort, persistTo }) {
   // persistTo: serve another local state directory (already seeded by the caller, e.g. the video benchmark).
@@ -47,7 +33,7 @@ export async function startLocalSite({ port, log = () => {}, vars = {}, inspecto
   child.stderr?.on("data", (d) => (output += d));
   const baseURL = `http://127.0.0.1:${port}`;
   try {
-    await waitForServer(baseURL + "/robots.txt", child, 90_000, () => output);
+    await waitForServer({ url: baseURL + "/robots.txt", child, output: () => output });
   } catch (error) {
     child.kill("SIGTERM");
     throw error;

@@ -1,19 +1,49 @@
 #!/usr/bin/env node
+// @ts-check
 /**
- * `npm test`: every test layer in one command.
- *  1. installs Debian's chromium and fonts-noto-cjk when missing (never a downloaded browser),
- *  2. builds the client and the worker's asset manifest,
- *  3. runs vitest: unit (node), worker (inside workerd), e2e (Chromium against `wrangler dev`).
+ * `npm test`: every check and test layer in one command.
+ *  1. static checks, each stopping the run on failure: `tsc --noEmit` (worker, client, shared,
+ *     scripts, tests), `eslint . --max-warnings 0`, `prettier --check .`
+ *     (`--no-checks` skips them: the test:unit/worker/e2e scripts),
+ *  2. installs Debian's chromium and fonts-noto-cjk when missing (never a downloaded browser),
+ *  3. builds the client and the worker's asset manifest,
+ *  4. runs vitest: unit (node), worker (inside workerd), e2e (Chromium against `wrangler dev`).
  * Extra arguments go to vitest, e.g. `npm test -- --project unit`.
  */
 import { execSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseJson } from "./json.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
-const args = process.argv.slice(2);
+const skipChecks = process.argv.includes("--no-checks");
+const args = process.argv.slice(2).filter((a) => a !== "--no-checks");
+
+/**
+ * The static checks, in order: name, script under node_modules, its arguments, what to run to fix.
+ * @type {[name: string, script: string, args: string[], fix: string][]}
+ */
+const CHECKS = [
+  ["typecheck", "typescript/bin/tsc", ["--noEmit"], "npm run typecheck"],
+  ["lint", "eslint/bin/eslint.js", [".", "--max-warnings", "0"], "npm run lint"],
+  ["format", "prettier/bin/prettier.cjs", ["--check", ".", "--log-level", "warn"], "npm run format"],
+];
+
+function runChecks() {
+  for (const [name, script, checkArgs, fix] of CHECKS) {
+    console.log(`test: ${name}`);
+    const result = spawnSync(process.execPath, [path.join(root, "node_modules", script), ...checkArgs], { cwd: root, stdio: "inherit", env });
+    if (result.status !== 0) {
+      console.error(`
+test: the ${name} check failed (see above; \`${fix}\` runs it alone). No test ran.`);
+      process.exit(result.status || 1);
+    }
+  }
+}
+
+if (!skipChecks) runChecks();
 
 function hasCjkFont() {
   try {
@@ -36,7 +66,11 @@ function ensureBrowser() {
 const wantsE2E = args.length === 0 || args.some((a) => a.includes("e2e"));
 if (wantsE2E) ensureBrowser();
 
-const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit", env });
+const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
+  cwd: root,
+  stdio: "inherit",
+  env,
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 fs.mkdirSync(path.join(root, "test-output"), { recursive: true });
@@ -50,7 +84,9 @@ const run = spawnSync(
 
 // One plain closing line that any CI reads: "N passed, N failed".
 try {
-  const results = JSON.parse(fs.readFileSync(resultsFile, "utf8"));
+  const results = /** @type {{ numPassedTests: number, numFailedTests: number, numPendingTests: number, numTodoTests: number, numTotalTests: number }} */ (
+    parseJson(fs.readFileSync(resultsFile, "utf8"))
+  );
   const skipped = results.numPendingTests + results.numTodoTests;
   console.log(`\ntests: ${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
   if (results.numTotalTests === 0) {

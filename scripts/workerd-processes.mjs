@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The workerd processes of a `wrangler dev` (or of Miniflare) and what /proc says about them: used by the load test
  * (memory) and the benchmark (CPU time). Linux only.
@@ -6,6 +7,7 @@ import fs from "node:fs";
 
 /** Parent PID and command name of every process, from /proc. */
 function processTable() {
+  /** @type {Map<number, { ppid: number, comm: string }>} */
   const table = new Map();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -25,14 +27,17 @@ function processTable() {
 /**
  * The workerd processes started by our wrangler (descendants of its PID): the entry proxy
  * (listening on `port`) and the runtime that runs the worker.
+ * @param {number} rootPid
+ * @param {number | string} port
+ * @returns {{ entry: number | null, runtime: number | null }}
  */
 export function findWorkerd(rootPid, port) {
   const table = processTable();
+  /** @type {number[]} */
   const found = [];
   const queue = [rootPid];
   const seen = new Set();
-  while (queue.length) {
-    const pid = queue.shift();
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
     if (seen.has(pid)) continue;
     seen.add(pid);
     for (const [child, info] of table) {
@@ -41,6 +46,7 @@ export function findWorkerd(rootPid, port) {
       else queue.push(child);
     }
   }
+  /** @param {number} pid */
   const cmdline = (pid) => {
     try {
       return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
@@ -53,13 +59,21 @@ export function findWorkerd(rootPid, port) {
   return { entry, runtime };
 }
 
-/** The workerd process that `parent` started itself (Miniflare's), or null. */
+/**
+ * The workerd process that `parent` started itself (Miniflare's), or null.
+ * @param {number} parent
+ * @returns {number | null}
+ */
 export function childWorkerd(parent) {
   for (const [pid, info] of processTable()) if (info.ppid === parent && info.comm.startsWith("workerd")) return pid;
   return null;
 }
 
-/** Resident memory of a process in MiB (VmRSS), or null. */
+/**
+ * Resident memory of a process in MiB (VmRSS), or null.
+ * @param {number} pid
+ * @returns {number | null}
+ */
 export function rssMiB(pid) {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
@@ -70,7 +84,11 @@ export function rssMiB(pid) {
   }
 }
 
-/** CPU time (user + system, every thread) a process has used so far, in milliseconds, or null. */
+/**
+ * CPU time (user + system, every thread) a process has used so far, in milliseconds, or null.
+ * @param {number} pid
+ * @returns {number | null}
+ */
 export function cpuMs(pid) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -33,7 +33,7 @@ export interface AccountActions {
   signOutSession(id: string): Promise<AuthFailure | null>;
 }
 
-const unavailable = async (): Promise<AuthResult> => ({ user: null, error: { code: "unavailable", message: "操作失败，请重试" } });
+const unavailable = (): Promise<AuthResult> => Promise.resolve({ user: null, error: { code: "unavailable", message: "操作失败，请重试" } });
 
 /** Default (server render): nothing can be done before the page is interactive. */
 const notYet = { code: "unavailable", message: "操作失败，请重试" };

@@ -137,9 +137,9 @@ export interface LibraryApi {
   prefs: PlayerPrefs;
   /** False on the server and during hydration; true once the browser's stored library is read. */
   ready: boolean;
-  toggleFavourite(id: string): void;
-  savePosition(id: string, position: number, duration: number): void;
-  setPrefs(p: Partial<PlayerPrefs>): void;
+  toggleFavourite: (id: string) => void;
+  savePosition: (id: string, position: number, duration: number) => void;
+  setPrefs: (p: Partial<PlayerPrefs>) => void;
 }
 
 const noop = () => {};

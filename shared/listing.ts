@@ -1,5 +1,6 @@
 import type { Video } from "./catalogue/types";
 import { PAGE_SIZE, pageCount, pageSlice, parsePage } from "./pagination";
+import { compareTitles } from "./collation";
 
 export type ListingSort = "latest" | "rating" | "title" | "duration";
 export type RatingFilter = 0 | 7 | 8 | 9;
@@ -44,8 +45,6 @@ export function filterVideos(videos: readonly Video[], year: number | null, rati
   return videos.filter((v) => (year === null || v.year === year) && v.rating >= rating);
 }
 
-const titleCollator = new Intl.Collator("zh-Hans-CN");
-
 /** Latest first: year descending, then id descending. */
 export function compareLatest(a: Video, b: Video): number {
   return b.year - a.year || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
@@ -60,7 +59,7 @@ export function sortVideos(videos: readonly Video[], sort: ListingSort): Video[]
     case "rating":
       return copy.sort((a, b) => b.rating - a.rating);
     case "title":
-      return copy.sort((a, b) => titleCollator.compare(a.title, b.title));
+      return copy.sort((a, b) => compareTitles(a.title, b.title));
     case "duration":
       // Spec §9: duration sorts by string comparison, largest string first.
       return copy.sort((a, b) => (a.duration < b.duration ? 1 : a.duration > b.duration ? -1 : 0));
@@ -100,11 +99,7 @@ export interface ListingResult {
 }
 
 /** Everything a listing page needs, from the videos of its category and the URL query. */
-export function buildListing(
-  source: readonly Video[],
-  params: URLSearchParams,
-  defaultSort: ListingSort,
-): ListingResult {
+export function buildListing(source: readonly Video[], params: URLSearchParams, defaultSort: ListingSort): ListingResult {
   const years = distinctYears(source);
   const { rawPage, ...rest } = parseListingState(params, years, defaultSort);
   const matching = sortVideos(filterVideos(source, rest.year, rest.rating), rest.sort);

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import { DEFAULT_SITE_CONFIG, type SiteConfig } from "./site-config";
+import { defaultSiteConfig, type SiteConfig } from "./site-config";
 import type { Library } from "./library";
 import type { SessionUser } from "./session-user";
 
@@ -15,6 +15,6 @@ export const ROOT_ROUTE_ID = "root";
 
 /** Root data; falls back to defaults while the root route itself is in error. */
 export function useRootData(): RootData {
-  const data = useRouteLoaderData(ROOT_ROUTE_ID) as RootData | undefined;
-  return data ?? { config: { ...DEFAULT_SITE_CONFIG, origin: "" }, user: null, library: null };
+  const data = useRouteLoaderData<RootData>(ROOT_ROUTE_ID);
+  return data ?? { config: defaultSiteConfig(""), user: null, library: null };
 }

@@ -28,7 +28,7 @@ export interface RoutePlatform {
   /** Root data: the worker reads the request, the browser asks the worker. */
   rootLoader: LoaderFunction;
   /** The signed-in visitor, for the /auth and /profile guards. */
-  sessionUser(args: LoaderFunctionArgs): SessionUser | null | Promise<SessionUser | null>;
+  sessionUser: (args: LoaderFunctionArgs) => SessionUser | null | Promise<SessionUser | null>;
   /** Search: the worker ranks the catalogue itself, the browser asks the worker. */
   search: SearchRunner;
 }
@@ -81,7 +81,11 @@ export function createRoutes({ rootLoader, sessionUser, search }: RoutePlatform)
           id: "pages",
           errorElement: <PageError />,
           children: [
-            { index: true, loader: homeLoader, ...lazyPage("shared/pages/HomePage.tsx", () => import("./pages/HomePage").then((m) => ({ Component: m.HomePage }))) },
+            {
+              index: true,
+              loader: homeLoader,
+              ...lazyPage("shared/pages/HomePage.tsx", () => import("./pages/HomePage").then((m) => ({ Component: m.HomePage }))),
+            },
             { path: "category/:name", loader: listingLoader("category"), ...listingPage },
             { path: "latest", loader: listingLoader("latest"), ...listingPage },
             { path: "top-rated", loader: listingLoader("top-rated"), ...listingPage },

@@ -1,3 +1,11 @@
+/**
+ * The site's configuration: texts and addresses that come from the worker's variables
+ * (wrangler.toml [vars], secrets, .dev.vars), with one set of defaults. The defaults live in
+ * shared/site-defaults.json so that the scripts (plain Node) read the same values; the worker and
+ * the client read them through this module.
+ */
+import defaults from "./site-defaults.json";
+
 /** Texts and addresses that come from configuration (wrangler vars), with defaults. */
 export interface SiteConfig {
   siteName: string;
@@ -8,12 +16,13 @@ export interface SiteConfig {
   cultureLicence: string;
 }
 
-export const DEFAULT_SITE_CONFIG: Omit<SiteConfig, "origin"> = {
-  siteName: "影视站",
-  businessContact: "商务合作请联系：微信 yingshi_bd",
-  filingNumber: "京ICP备2025000000号-1",
-  cultureLicence: "网络文化经营许可证：京网文〔2025〕0000-000号",
-};
+/** The defaults of every configurable text (spec §1, §2): what the site shows when no variable is set. */
+export const DEFAULT_SITE_CONFIG: Readonly<Omit<SiteConfig, "origin">> = Object.freeze(defaults satisfies Omit<SiteConfig, "origin">);
+
+/** The defaults with an origin: what the pages show before (or without) the worker's configuration. */
+export function defaultSiteConfig(origin: string): SiteConfig {
+  return { ...DEFAULT_SITE_CONFIG, origin };
+}
 
 /** Copyright year of the footer (spec §2). */
 export const COPYRIGHT_YEAR = 2025;

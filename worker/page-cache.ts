@@ -44,9 +44,7 @@ export async function withPageCache(c: AppContext, render: () => Promise<Respons
       // The stored copy carries the nonce of the request that rendered it: give its
       // inline scripts this request's nonce, so the CSP stays one-use.
       const nonce = c.get("secureHeadersNonce");
-      const fresh = nonce
-        ? new HTMLRewriter().on("script[nonce]", { element: (el) => void el.setAttribute("nonce", nonce) }).transform(hit)
-        : hit;
+      const fresh = nonce ? new HTMLRewriter().on("script[nonce]", { element: (el) => void el.setAttribute("nonce", nonce) }).transform(hit) : hit;
       const res = new Response(fresh.body, fresh);
       res.headers.set("X-Cache", "HIT");
       return res;

@@ -32,5 +32,6 @@ export function robotsTxt(origin: string): string {
 const originOf = (c: AppContext) => siteConfigFrom(c.env, new URL(c.req.url).origin).origin;
 const CACHE = "public, max-age=3600, s-maxage=86400";
 
-export const sitemapHandler = (c: AppContext) => c.body(sitemapXml(originOf(c)), 200, { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE });
+export const sitemapHandler = (c: AppContext) =>
+  c.body(sitemapXml(originOf(c)), 200, { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE });
 export const robotsHandler = (c: AppContext) => c.text(robotsTxt(originOf(c)), 200, { "Cache-Control": CACHE });

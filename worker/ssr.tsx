@@ -1,5 +1,5 @@
 import { renderToReadableStream } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, isRouteErrorResponse, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
 import clientAssets from "virtual:client-assets";
 import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
@@ -10,6 +10,7 @@ import type { AppContext } from "./app-env";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
+import { serializeRouteErrors } from "./route-errors";
 import { searchEngine } from "./search/engine";
 
 /** What the worker hands to the loaders of one request. */
@@ -29,18 +30,6 @@ const handler = createStaticHandler(
   }),
 );
 
-/** Route errors in the shape the browser router's hydration expects. */
-function serializeErrors(errors: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (!errors) return null;
-  const out: Record<string, unknown> = {};
-  for (const [routeId, error] of Object.entries(errors)) {
-    if (isRouteErrorResponse(error)) out[routeId] = { ...error, __type: "RouteErrorResponse" };
-    else if (error instanceof Error) out[routeId] = { message: "页面加载失败", __type: "Error" };
-    else out[routeId] = error;
-  }
-  return out;
-}
-
 /** Root data of an anonymous request. */
 export function anonymousRootData(c: AppContext): RootData {
   return { config: siteConfigFrom(c.env, new URL(c.req.url).origin), user: null, library: null };
@@ -50,7 +39,8 @@ export function anonymousRootData(c: AppContext): RootData {
 export type PageHandler = ReturnType<typeof createStaticHandler>;
 
 /** HTML that closes a page whose stream broke after the shell was sent (never a silent cut). */
-const STREAM_BROKEN_HTML = '<div class="not-found" role="alert"><h1 class="not-found-title">页面加载失败</h1><p class="not-found-text">抱歉，页面出现了问题，请刷新页面或稍后重试。</p></div></body></html>';
+const STREAM_BROKEN_HTML =
+  '<div class="not-found" role="alert"><h1 class="not-found-title">页面加载失败</h1><p class="not-found-text">抱歉，页面出现了问题，请刷新页面或稍后重试。</p></div></body></html>';
 
 /**
  * The page stream as sent: if React's stream fails after the shell (a fatal error, not one that
@@ -100,7 +90,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     const hydration = {
       loaderData: context.loaderData,
       actionData: context.actionData,
-      errors: serializeErrors(context.errors),
+      errors: serializeRouteErrors(context.errors),
     };
     const nonce = c.get("secureHeadersNonce");
     const assets = assetsFor(context.matches);
@@ -135,7 +125,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     return response;
   } catch (error) {
     if (!renderFailed) console.error(`SSR error before the shell on ${path}`, error);
-    return c.html(errorPageHtml(), 500, { "Cache-Control": "no-store" });
+    return c.html(errorPageHtml(root.config.siteName), 500, { "Cache-Control": "no-store" });
   }
 }
 

@@ -5,7 +5,6 @@ export type { Video } from "./types";
 
 /** The four main categories shown in the header and on the home tiles (spec §2). */
 export const MAIN_CATEGORIES = ["电影", "电视剧", "综艺", "纪录片"] as const;
-export type MainCategory = (typeof MAIN_CATEGORIES)[number];
 
 /** Strips any number of leading slashes and adds exactly one: "1.mp4", "/1.mp4", "//1.mp4" → "/1.mp4". */
 export function normaliseMediaPath(path: string): string {
@@ -13,9 +12,7 @@ export function normaliseMediaPath(path: string): string {
 }
 
 /** The catalogue with media paths normalised (spec §3: a leading / is added if missing). */
-export const videos: readonly Video[] = Object.freeze(
-  rawVideos.map((video) => ({ ...video, videoFile: normaliseMediaPath(video.videoFile) })),
-);
+export const videos: readonly Video[] = Object.freeze(rawVideos.map((video) => ({ ...video, videoFile: normaliseMediaPath(video.videoFile) })));
 
 const videosById: ReadonlyMap<string, Video> = new Map(videos.map((video) => [video.id, video]));
 

@@ -6,6 +6,8 @@ import type { Video } from "./types";
  * videoFile is written both with and without a leading "/" on purpose — the raw
  * data is inconsistent and `shared/catalogue/index.ts` normalises it.
  */
+// Laid out by hand (one video per block, its short fields on shared lines): the formatter leaves it.
+// prettier-ignore
 export const rawVideos: readonly Video[] = [
   {
     id: "video_001", title: "雾港来信",

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { MAIN_CATEGORIES } from "../catalogue/index";
 import { useRootData } from "../root-data";
@@ -15,10 +15,14 @@ export function Header() {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
 
-  // Close the mobile menu on navigation.
-  useEffect(() => {
+  // Close the mobile menu on navigation (adjusted while rendering, as React advises for state
+  // that follows a changed input, not in an effect).
+  const locationKey = location.pathname + location.search;
+  const [renderedFor, setRenderedFor] = useState(locationKey);
+  if (renderedFor !== locationKey) {
+    setRenderedFor(locationKey);
     setMenuOpen(false);
-  }, [location.pathname, location.search]);
+  }
 
   return (
     <header className="site-header">

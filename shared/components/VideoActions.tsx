@@ -29,7 +29,12 @@ export function VideoActions({ video }: { video: Video }) {
   const favourite = library.favourites.includes(video.id);
   return (
     <div className="video-actions">
-      <button type="button" className={`button action-button${favourite ? " is-active" : ""}`} aria-pressed={favourite} onClick={() => toggleFavourite(video.id)}>
+      <button
+        type="button"
+        className={`button action-button${favourite ? " is-active" : ""}`}
+        aria-pressed={favourite}
+        onClick={() => toggleFavourite(video.id)}
+      >
         <Icon name="heart" size={20} />
         {favourite ? "已收藏" : "收藏"}
       </button>

@@ -13,9 +13,14 @@ interface VideoGridProps {
   renderTitle?: (item: CardItem, title: string) => ReactNode;
 }
 
+/** Grid classes: a count that 3 divides may use 3 columns at middle widths and still fill every row (client/styles.css). */
+function gridClass(count: number): string {
+  return count % 3 === 0 ? "video-grid video-grid-thirds" : "video-grid";
+}
+
 export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel, renderTitle }: VideoGridProps) {
   return (
-    <div className={layout === "list" ? "video-list" : "video-grid"}>
+    <div className={layout === "list" ? "video-list" : gridClass(items.length)}>
       {items.map((item, index) => (
         <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} renderTitle={renderTitle} />
       ))}

@@ -1,15 +1,5 @@
 /** The /info/{pageType} pages (their texts are in info-pages.ts, loaded with the page). */
-export const INFO_PAGE_TYPES = [
-  "about",
-  "contact",
-  "help",
-  "guide",
-  "privacy",
-  "terms",
-  "copyright",
-  "disclaimer",
-  "feedback",
-] as const;
+export const INFO_PAGE_TYPES = ["about", "contact", "help", "guide", "privacy", "terms", "copyright", "disclaimer", "feedback"] as const;
 
 export type InfoPageType = (typeof INFO_PAGE_TYPES)[number];
 

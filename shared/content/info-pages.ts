@@ -5,7 +5,7 @@
  * page component adds them from configuration.
  */
 
-import { INFO_PAGE_TYPES, type InfoPageType } from "./info-page-types";
+import type { InfoPageType } from "./info-page-types";
 
 export { INFO_PAGE_TYPES, isInfoPageType, type InfoPageType } from "./info-page-types";
 
@@ -46,8 +46,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   about: {
     type: "about",
     title: "关于我们",
-    summary:
-      "影视站是一个免费的中文在线视频平台，汇集电影、电视剧、综艺和纪录片等精选内容，无需注册即可浏览、搜索和观看，致力于为用户提供简单流畅的观影体验。",
+    summary: "影视站是一个免费的中文在线视频平台，汇集电影、电视剧、综艺和纪录片等精选内容，无需注册即可浏览、搜索和观看，致力于为用户提供简单流畅的观影体验。",
     sections: [
       {
         heading: "平台简介",
@@ -58,9 +57,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "我们的使命",
-        paragraphs: [
-          "让每一位用户都能轻松找到喜欢的内容，在碎片化的时间里享受一段完整而愉快的观影时光。",
-        ],
+        paragraphs: ["让每一位用户都能轻松找到喜欢的内容，在碎片化的时间里享受一段完整而愉快的观影时光。"],
       },
       {
         heading: "平台特色",
@@ -82,9 +79,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "联系我们",
-        paragraphs: [
-          "如果您在使用中遇到任何问题，或有合作意向，欢迎访问“联系我们”页面，我们会在24小时内回复。",
-        ],
+        paragraphs: ["如果您在使用中遇到任何问题，或有合作意向，欢迎访问“联系我们”页面，我们会在24小时内回复。"],
       },
     ],
   },
@@ -92,8 +87,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   contact: {
     type: "contact",
     title: "联系我们",
-    summary:
-      "影视站联系我们页面：了解客服工作时间、问题处理时效与商务合作方式。一般咨询24小时内回复，紧急问题2小时内处理，欢迎随时与我们取得联系。",
+    summary: "影视站联系我们页面：了解客服工作时间、问题处理时效与商务合作方式。一般咨询24小时内回复，紧急问题2小时内处理，欢迎随时与我们取得联系。",
     sections: [
       {
         heading: "联系方式",
@@ -124,8 +118,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   help: {
     type: "help",
     title: "帮助中心",
-    summary:
-      "影视站帮助中心：解答播放卡顿、搜索不到内容、账号注册登录、收藏功能以及播放器快捷键等常见问题，帮助您快速解决观影过程中遇到的各种疑问。",
+    summary: "影视站帮助中心：解答播放卡顿、搜索不到内容、账号注册登录、收藏功能以及播放器快捷键等常见问题，帮助您快速解决观影过程中遇到的各种疑问。",
     sections: [
       {
         heading: "观看与播放",
@@ -156,9 +149,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "仍未解决？",
-        paragraphs: [
-          "如果以上内容没能解决您的问题，欢迎前往“意见反馈”页面提交问题，或通过“联系我们”页面联系客服，我们会在24小时内回复。",
-        ],
+        paragraphs: ["如果以上内容没能解决您的问题，欢迎前往“意见反馈”页面提交问题，或通过“联系我们”页面联系客服，我们会在24小时内回复。"],
       },
     ],
   },
@@ -166,14 +157,11 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   guide: {
     type: "guide",
     title: "使用指南",
-    summary:
-      "影视站使用指南：从浏览分类、搜索作品、筛选排序，到播放器操作和键盘快捷键，一步步带您了解本站的主要功能，让观影更加轻松便捷。",
+    summary: "影视站使用指南：从浏览分类、搜索作品、筛选排序，到播放器操作和键盘快捷键，一步步带您了解本站的主要功能，让观影更加轻松便捷。",
     sections: [
       {
         heading: "第一步：浏览内容",
-        paragraphs: [
-          "首页展示热门推荐、最新更新和高分佳作。点击顶部导航中的电影、电视剧、综艺或纪录片，即可进入对应的分类页面。",
-        ],
+        paragraphs: ["首页展示热门推荐、最新更新和高分佳作。点击顶部导航中的电影、电视剧、综艺或纪录片，即可进入对应的分类页面。"],
       },
       {
         heading: "第二步：筛选与排序",
@@ -188,9 +176,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "第三步：搜索作品",
-        paragraphs: [
-          "在顶部搜索框输入关键词后按回车，系统会在片名、简介、标签和分类中查找匹配的作品。",
-        ],
+        paragraphs: ["在顶部搜索框输入关键词后按回车，系统会在片名、简介、标签和分类中查找匹配的作品。"],
       },
       {
         heading: "第四步：观看视频",
@@ -202,9 +188,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "第五步：分享与收藏",
-        paragraphs: [
-          "在详情页点击分享按钮，可以通过系统分享功能发送给好友；若浏览器不支持，将自动复制链接到剪贴板。点击收藏按钮可以标记喜欢的作品。",
-        ],
+        paragraphs: ["在详情页点击分享按钮，可以通过系统分享功能发送给好友；若浏览器不支持，将自动复制链接到剪贴板。点击收藏按钮可以标记喜欢的作品。"],
       },
     ],
   },
@@ -212,8 +196,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   privacy: {
     type: "privacy",
     title: "隐私政策",
-    summary:
-      "影视站隐私政策说明我们在您使用本站服务时收集哪些信息、如何使用和保护这些信息，以及您享有的相关权利。我们重视并尊重每一位用户的个人隐私。",
+    summary: "影视站隐私政策说明我们在您使用本站服务时收集哪些信息、如何使用和保护这些信息，以及您享有的相关权利。我们重视并尊重每一位用户的个人隐私。",
     sections: [
       {
         heading: "引言",
@@ -248,15 +231,11 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "您的权利",
-        paragraphs: [
-          "您有权查询、更正或删除您的个人信息，也可以申请注销账号。如需行使上述权利，请通过“联系我们”页面与我们联系，我们将在7个工作日内处理。",
-        ],
+        paragraphs: ["您有权查询、更正或删除您的个人信息，也可以申请注销账号。如需行使上述权利，请通过“联系我们”页面与我们联系，我们将在7个工作日内处理。"],
       },
       {
         heading: "政策更新",
-        paragraphs: [
-          "我们可能会根据业务调整或法律法规的变化适时更新本政策，更新后的内容将在本页面公布并即时生效。",
-        ],
+        paragraphs: ["我们可能会根据业务调整或法律法规的变化适时更新本政策，更新后的内容将在本页面公布并即时生效。"],
       },
     ],
   },
@@ -264,14 +243,11 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   terms: {
     type: "terms",
     title: "服务条款",
-    summary:
-      "影视站服务条款规定了您与本站之间关于使用视频浏览、搜索、播放及账号等服务的权利和义务。请在使用本站服务前仔细阅读并同意本条款的全部内容。",
+    summary: "影视站服务条款规定了您与本站之间关于使用视频浏览、搜索、播放及账号等服务的权利和义务。请在使用本站服务前仔细阅读并同意本条款的全部内容。",
     sections: [
       {
         heading: "条款的接受",
-        paragraphs: [
-          "欢迎使用影视站。您访问或使用本站的任何服务，即表示您已阅读、理解并同意遵守本服务条款。若您不同意本条款，请停止使用本站服务。",
-        ],
+        paragraphs: ["欢迎使用影视站。您访问或使用本站的任何服务，即表示您已阅读、理解并同意遵守本服务条款。若您不同意本条款，请停止使用本站服务。"],
       },
       {
         heading: "服务内容",
@@ -302,9 +278,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "条款的修改",
-        paragraphs: [
-          "本站有权在必要时修改本服务条款，修改后的条款将在本页面公布。如您在条款修改后继续使用本站服务，即视为接受修改后的条款。",
-        ],
+        paragraphs: ["本站有权在必要时修改本服务条款，修改后的条款将在本页面公布。如您在条款修改后继续使用本站服务，即视为接受修改后的条款。"],
       },
     ],
   },
@@ -312,20 +286,15 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   copyright: {
     type: "copyright",
     title: "版权声明",
-    summary:
-      "影视站版权声明：说明本站内容的版权归属、使用限制以及权利人发现侵权内容时的投诉处理流程。我们尊重知识产权，收到有效通知后将及时处理。",
+    summary: "影视站版权声明：说明本站内容的版权归属、使用限制以及权利人发现侵权内容时的投诉处理流程。我们尊重知识产权，收到有效通知后将及时处理。",
     sections: [
       {
         heading: "版权归属",
-        paragraphs: [
-          "本站所展示的影视作品、图片、文字等内容，其版权归原作者或相关权利人所有。本站的页面设计、标识及原创文字内容的版权归影视站所有。",
-        ],
+        paragraphs: ["本站所展示的影视作品、图片、文字等内容，其版权归原作者或相关权利人所有。本站的页面设计、标识及原创文字内容的版权归影视站所有。"],
       },
       {
         heading: "使用限制",
-        paragraphs: [
-          "未经权利人书面许可，任何单位或个人不得复制、转载、修改、传播或以其他方式使用本站内容，个人学习与欣赏等合理使用的情形除外。",
-        ],
+        paragraphs: ["未经权利人书面许可，任何单位或个人不得复制、转载、修改、传播或以其他方式使用本站内容，个人学习与欣赏等合理使用的情形除外。"],
       },
       {
         heading: "侵权投诉",
@@ -349,14 +318,11 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   disclaimer: {
     type: "disclaimer",
     title: "免责声明",
-    summary:
-      "影视站免责声明：说明本站在内容信息准确性、服务中断、第三方链接及用户自行行为等方面的责任范围。使用本站服务前，请您仔细阅读本声明的全部内容。",
+    summary: "影视站免责声明：说明本站在内容信息准确性、服务中断、第三方链接及用户自行行为等方面的责任范围。使用本站服务前，请您仔细阅读本声明的全部内容。",
     sections: [
       {
         heading: "内容信息",
-        paragraphs: [
-          "本站对作品的简介、评分、分类等信息力求准确，但不对其完整性和准确性作出任何保证。作品评分仅供参考，不代表本站立场。",
-        ],
+        paragraphs: ["本站对作品的简介、评分、分类等信息力求准确，但不对其完整性和准确性作出任何保证。作品评分仅供参考，不代表本站立场。"],
       },
       {
         heading: "服务可用性",
@@ -367,21 +333,15 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "第三方服务",
-        paragraphs: [
-          "本站的账号服务等功能可能依赖第三方技术服务提供方。对于第三方服务本身造成的问题，本站将积极协助处理，但不承担超出自身范围的责任。",
-        ],
+        paragraphs: ["本站的账号服务等功能可能依赖第三方技术服务提供方。对于第三方服务本身造成的问题，本站将积极协助处理，但不承担超出自身范围的责任。"],
       },
       {
         heading: "用户行为",
-        paragraphs: [
-          "用户因违反服务条款或相关法律法规而产生的一切后果，由用户自行承担。用户通过分享功能传播链接时，应确保用途合法。",
-        ],
+        paragraphs: ["用户因违反服务条款或相关法律法规而产生的一切后果，由用户自行承担。用户通过分享功能传播链接时，应确保用途合法。"],
       },
       {
         heading: "声明的解释",
-        paragraphs: [
-          "本声明的最终解释权在法律允许的范围内归影视站所有。本声明未涉及的问题，参照国家有关法律法规执行。",
-        ],
+        paragraphs: ["本声明的最终解释权在法律允许的范围内归影视站所有。本声明未涉及的问题，参照国家有关法律法规执行。"],
       },
     ],
   },
@@ -389,14 +349,11 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
   feedback: {
     type: "feedback",
     title: "意见反馈",
-    summary:
-      "影视站意见反馈：欢迎提交播放问题、内容建议和功能改进意见。一般问题24小时内回复，建议类反馈3个工作日内答复，复杂问题7个工作日内处理完毕。",
+    summary: "影视站意见反馈：欢迎提交播放问题、内容建议和功能改进意见。一般问题24小时内回复，建议类反馈3个工作日内答复，复杂问题7个工作日内处理完毕。",
     sections: [
       {
         heading: "我们重视您的声音",
-        paragraphs: [
-          "影视站的每一次改进都离不开用户的建议。无论是发现了问题，还是希望增加某部作品或某项功能，都欢迎告诉我们。",
-        ],
+        paragraphs: ["影视站的每一次改进都离不开用户的建议。无论是发现了问题，还是希望增加某部作品或某项功能，都欢迎告诉我们。"],
       },
       {
         heading: "反馈类型",
@@ -411,9 +368,7 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       },
       {
         heading: "如何反馈",
-        paragraphs: [
-          "请通过“联系我们”页面中的联系方式提交反馈，并尽量附上问题页面、设备型号、浏览器版本和截图，以便我们快速定位问题。",
-        ],
+        paragraphs: ["请通过“联系我们”页面中的联系方式提交反馈，并尽量附上问题页面、设备型号、浏览器版本和截图，以便我们快速定位问题。"],
       },
       {
         heading: "处理时效",
@@ -427,4 +382,3 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
     ],
   },
 };
-

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
 import { authErrorMessage, CONFIRMATION_MAIL_SENT, SIGN_UP_SUCCESS, validateSignUp } from "../auth-messages";
@@ -8,7 +8,7 @@ import { safeRedirectPath } from "../safe-redirect";
 import { ForgotPasswordForm } from "./ForgotPasswordForm";
 
 export function AuthPage() {
-  const data = useLoaderData() as AuthPageData;
+  const data = useLoaderData<AuthPageData>();
   const account = useAccount();
   const navigate = useNavigate();
   const [mode, setMode] = useState<AuthMode>(data.mode);
@@ -22,10 +22,15 @@ export function AuthPage() {
   const passwordId = useId();
   const signUp = mode === "signup";
 
-  useEffect(() => {
+  // A new URL (/auth?mode=…, ?error=…) resets the form's mode and message (adjusted while
+  // rendering, as React advises for state that follows a changed input, not in an effect).
+  const dataKey = `${data.mode}|${data.errorCode ?? ""}`;
+  const [renderedFor, setRenderedFor] = useState(dataKey);
+  if (renderedFor !== dataKey) {
+    setRenderedFor(dataKey);
     setMode(data.mode);
     setError(data.errorCode ? authErrorMessage(data.errorCode) : null);
-  }, [data.mode, data.errorCode]);
+  }
 
   function switchMode(to: AuthMode = signUp ? "signin" : "signup") {
     setMode(to);
@@ -55,7 +60,7 @@ export function AuthPage() {
         return;
       }
       if (!signUp || result.user) {
-        navigate(safeRedirectPath(data.next), { replace: true });
+        void navigate(safeRedirectPath(data.next), { replace: true });
         return;
       }
       window.alert(SIGN_UP_SUCCESS);
@@ -99,11 +104,26 @@ export function AuthPage() {
             {error}
           </div>
         ) : null}
-        <form className="auth-form" method="post" action={signUp ? "/api/auth/sign-up" : "/api/auth/sign-in"} onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
+        <form
+          className="auth-form"
+          method="post"
+          action={signUp ? "/api/auth/sign-up" : "/api/auth/sign-in"}
+          onSubmit={(event) => void onSubmit(event)}
+          aria-describedby={error ? errorId : undefined}
+        >
           {data.next !== "/" ? <input type="hidden" name="next" value={data.next} /> : null}
           <label className="field">
             <span className="field-label">邮箱</span>
-            <input type="email" name="email" required autoComplete="email" inputMode="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="name@example.com" />
+            <input
+              type="email"
+              name="email"
+              required
+              autoComplete="email"
+              inputMode="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              placeholder="name@example.com"
+            />
           </label>
           {/* Not a wrapping <label>: the show/hide button may not sit inside the password's label (HTML content model). */}
           <div className="field">
@@ -121,7 +141,13 @@ export function AuthPage() {
                 onChange={(e) => setPassword(e.target.value)}
                 placeholder={signUp ? "至少6位" : "请输入密码"}
               />
-              <button type="button" className="password-toggle" aria-pressed={showPassword} aria-label={showPassword ? "隐藏密码" : "显示密码"} onClick={() => setShowPassword((s) => !s)}>
+              <button
+                type="button"
+                className="password-toggle"
+                aria-pressed={showPassword}
+                aria-label={showPassword ? "隐藏密码" : "显示密码"}
+                onClick={() => setShowPassword((s) => !s)}
+              >
                 {showPassword ? "隐藏" : "显示"}
               </button>
             </span>
@@ -129,7 +155,15 @@ export function AuthPage() {
           {signUp ? (
             <label className="field">
               <span className="field-label">确认密码</span>
-              <input type={showPassword ? "text" : "password"} name="confirmPassword" required autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} placeholder="请再次输入密码" />
+              <input
+                type={showPassword ? "text" : "password"}
+                name="confirmPassword"
+                required
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(e) => setConfirm(e.target.value)}
+                placeholder="请再次输入密码"
+              />
             </label>
           ) : null}
           {!signUp ? (

@@ -14,7 +14,7 @@ const REASONS = [
 ];
 
 export function HomePage() {
-  const data = useLoaderData() as HomeData;
+  const data = useLoaderData<HomeData>();
   const { config } = useRootData();
   return (
     <>

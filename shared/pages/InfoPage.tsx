@@ -5,7 +5,7 @@ import type { InfoData } from "../loaders";
 import { useRootData } from "../root-data";
 
 export function InfoPage() {
-  const { type } = useLoaderData() as InfoData;
+  const { type } = useLoaderData<InfoData>();
   const { config } = useRootData();
   const page = INFO_PAGES[type];
   return (

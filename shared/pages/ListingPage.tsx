@@ -20,13 +20,13 @@ function descriptionOf(data: ListingData, heading: string): string {
 }
 
 export function ListingPage() {
-  const data = useLoaderData() as ListingData;
+  const data = useLoaderData<ListingData>();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const heading = headingOf(data);
   const state = data.state;
   const href = (change: Partial<ListingState>) => pathname + listingQuery(state, data.defaultSort, change);
-  const go = (change: Partial<ListingState>) => navigate(href(change));
+  const go = (change: Partial<ListingState>) => void navigate(href(change));
 
   return (
     <>

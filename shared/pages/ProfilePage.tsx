@@ -21,7 +21,7 @@ function Thumb({ id }: { id: string }) {
 }
 
 export function ProfilePage() {
-  const { user, now } = useLoaderData() as ProfileData;
+  const { user, now } = useLoaderData<ProfileData>();
   const { library, ready } = useLibrary();
   const account = useAccount();
   const navigate = useNavigate();
@@ -30,7 +30,7 @@ export function ProfilePage() {
 
   async function signOut() {
     await account.signOut();
-    navigate("/", { replace: true });
+    await navigate("/", { replace: true });
   }
 
   return (

@@ -7,7 +7,7 @@ import type { SearchData } from "../loaders";
 import { SEARCH_SORTS, searchQuery, type SearchSort, type SearchState } from "../search/query";
 
 export function SearchPage() {
-  const data = useLoaderData() as SearchData;
+  const data = useLoaderData<SearchData>();
   const navigate = useNavigate();
   const state = data.state;
   const href = (change: Partial<SearchState>) => "/search" + searchQuery(state, change);
@@ -46,7 +46,7 @@ export function SearchPage() {
           <input type="hidden" name="q" value={state.q} />
           <label className="control">
             <span className="control-label">分类</span>
-            <select name="category" value={state.category ?? ""} onChange={(e) => navigate(href({ category: e.target.value || null }))}>
+            <select name="category" value={state.category ?? ""} onChange={(e) => void navigate(href({ category: e.target.value || null }))}>
               <option value="">全部分类</option>
               {data.categories.map((c) => (
                 <option key={c} value={c}>
@@ -57,7 +57,7 @@ export function SearchPage() {
           </label>
           <label className="control">
             <span className="control-label">排序</span>
-            <select name="sort" value={state.sort} onChange={(e) => navigate(href({ sort: e.target.value as SearchSort }))}>
+            <select name="sort" value={state.sort} onChange={(e) => void navigate(href({ sort: e.target.value as SearchSort }))}>
               {SEARCH_SORTS.map((s) => (
                 <option key={s.value} value={s.value}>
                   {s.label}

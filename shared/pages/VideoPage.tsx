@@ -38,7 +38,7 @@ export function videoStructuredData(video: Video, data: VideoData, config: SiteC
 }
 
 export function VideoPage() {
-  const data = useLoaderData() as VideoData;
+  const data = useLoaderData<VideoData>();
   const { config } = useRootData();
   const video = getVideo(data.id) as Video;
   const sidebar = data.related.slice(0, SIDEBAR_RELATED_COUNT);

@@ -3,6 +3,7 @@
  * then rank, filter, sort and paginate per request. Runs in the worker (with the
  * traditional→simplified table) and in unit tests; the browser asks the worker.
  */
+import { compareTitles } from "../collation";
 import type { Video } from "../catalogue/types";
 import { pageCount, pageSlice, parsePage } from "../pagination";
 import { marksFor, type Mark } from "./highlight";
@@ -16,7 +17,6 @@ export * from "./query";
 /** 热门搜索 and 热门推荐: how many. */
 export const HOT_COUNT = 8;
 
-const titleCollator = new Intl.Collator("zh-Hans-CN");
 
 export function sortSearchResults(videos: readonly Video[], sort: SearchSort): Video[] {
   const copy = videos.slice();
@@ -28,7 +28,7 @@ export function sortSearchResults(videos: readonly Video[], sort: SearchSort): V
     case "year":
       return copy.sort((a, b) => b.year - a.year);
     case "title":
-      return copy.sort((a, b) => titleCollator.compare(a.title, b.title));
+      return copy.sort((a, b) => compareTitles(a.title, b.title));
   }
 }
 
@@ -36,7 +36,7 @@ export function sortSearchResults(videos: readonly Video[], sort: SearchSort): V
 export function resultCategories(videos: readonly Video[]): string[] {
   const counts = new Map<string, number>();
   for (const v of videos) for (const c of v.category) counts.set(c, (counts.get(c) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || titleCollator.compare(a[0], b[0])).map(([c]) => c);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || compareTitles(a[0], b[0])).map(([c]) => c);
 }
 
 /** Build-time pinyin of each title, by video id: syllables separated by spaces. */

@@ -53,10 +53,18 @@ async function audit(page: Page): Promise<string[]> {
   const violations = await page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })),
+    }));
   }, AXE_TAGS);
   return violations.flatMap((v) =>
-    v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help}\n    at ${JSON.stringify(n.target)} ${n.html.slice(0, 200)}\n    ${(n.failureSummary ?? "").replace(/\n/g, "\n    ")}`),
+    v.nodes.map(
+      (n) =>
+        `${v.id} (${v.impact}): ${v.help}\n    at ${JSON.stringify(n.target)} ${n.html.slice(0, 200)}\n    ${(n.failureSummary ?? "").replace(/\n/g, "\n    ")}`,
+    ),
   );
 }
 
@@ -64,9 +72,13 @@ async function audit(page: Page): Promise<string[]> {
 async function settle(page: Page): Promise<void> {
   await waitForHydration(page);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || (a.effect?.getTiming().iterations ?? 1) === Infinity), undefined, {
-    timeout: 5_000,
-  });
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== "running" || (a.effect?.getTiming().iterations ?? 1) === Infinity),
+    undefined,
+    {
+      timeout: 5_000,
+    },
+  );
 }
 
 let browser: Browser;

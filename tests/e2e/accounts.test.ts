@@ -238,7 +238,11 @@ describe("the auth form", () => {
   it("a 429 from the worker shows the Chinese rate-limit message; other failures the generic one", async () => {
     const context = await newContext();
     const { page } = await open(context, "/auth");
-    let answer = { status: 429, body: JSON.stringify({ error: { code: "over_request_rate_limit", message: "操作过于频繁，请稍后再试" } }), contentType: "application/json" };
+    let answer = {
+      status: 429,
+      body: JSON.stringify({ error: { code: "over_request_rate_limit", message: "操作过于频繁，请稍后再试" } }),
+      contentType: "application/json",
+    };
     await page.route("**/api/auth/sign-in", (route) => route.fulfill(answer));
     await fillSignIn(page, "someone@example.com", PASSWORD);
     await submit(page).click();
@@ -489,7 +493,9 @@ describe("looks and console", () => {
       });
       const profile = await open(context, "/profile");
       await profile.page.locator(".profile-item").first().waitFor();
-      await profile.page.evaluate(() => Promise.all([...document.images].filter((i) => !i.complete).map((i) => new Promise((r) => i.addEventListener("load", r, { once: true })))));
+      await profile.page.evaluate(() =>
+        Promise.all([...document.images].filter((i) => !i.complete).map((i) => new Promise((r) => i.addEventListener("load", r, { once: true })))),
+      );
       await screenshot(profile.page, `profile-${name}`);
 
       const emptyContext = await newContext({ viewport });

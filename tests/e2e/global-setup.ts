@@ -1,7 +1,5 @@
-import path from "node:path";
 import type { TestProject } from "vitest/node";
 
-const root = path.resolve(import.meta.dirname, "../..");
 /** Port of the site under test (not 8787, so a running `npm start` does not clash). */
 const PORT = Number(process.env.E2E_PORT ?? 8791);
 
@@ -16,7 +14,7 @@ declare module "vitest" {
  * on its own port, with the local bindings prepared (scripts/local-site.mjs).
  */
 export default async function setup(project: TestProject) {
-  const { startLocalSite } = await import(path.join(root, "scripts/local-site.mjs"));
+  const { startLocalSite } = await import("../../scripts/local-site.mjs");
   const site = await startLocalSite({ port: PORT });
   project.provide("baseURL", site.baseURL);
   return () => site.stop();

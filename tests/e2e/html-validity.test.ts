@@ -111,11 +111,16 @@ beforeAll(async () => {
     files.set(name, route);
   });
   // A page with one known error, to prove that the checker runs and reports (it must find exactly that one).
-  fs.writeFileSync(path.join(dir, CANARY), '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>x</title></head><body><span aria-label="x">x</span></body></html>');
+  fs.writeFileSync(
+    path.join(dir, CANARY),
+    '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>x</title></head><body><span aria-label="x">x</span></body></html>',
+  );
   const paths = [...files.keys(), CANARY].map((name) => path.join(dir, name));
   let stdout: string;
   try {
-    ({ stdout } = await promisify(execFile)("java", ["-Xss4m", "-jar", VNU_JAR, "--errors-only", "--format", "json", "--stdout", ...paths], { maxBuffer: 64 * 1024 * 1024 }));
+    ({ stdout } = await promisify(execFile)("java", ["-Xss4m", "-jar", VNU_JAR, "--errors-only", "--format", "json", "--stdout", ...paths], {
+      maxBuffer: 64 * 1024 * 1024,
+    }));
   } catch (error) {
     // vnu exits 1 when it found errors: its JSON report is still on stdout
     const e = error as { stdout?: string; code?: number | string; stderr?: string };

@@ -37,14 +37,27 @@ async function focused(page: Page): Promise<Focused> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) {
-      return { tag: "body", text: "", name: null, href: null, selector: "body", outline: "none", boxShadow: "none", width: 0, height: 0, opacity: 1, inViewport: false };
+      return {
+        tag: "body",
+        text: "",
+        name: null,
+        href: null,
+        selector: "body",
+        outline: "none",
+        boxShadow: "none",
+        width: 0,
+        height: 0,
+        opacity: 1,
+        inViewport: false,
+      };
     }
     const style = getComputedStyle(el);
     const rect = el.getBoundingClientRect();
     // the element's own opacity times every ancestor's: a focused control in a faded-out bar is not visible
     let opacity = 1;
     for (let node: Element | null = el; node; node = node.parentElement) opacity *= Number(getComputedStyle(node).opacity);
-    const outline = style.outlineStyle === "none" || parseFloat(style.outlineWidth) === 0 ? "none" : `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`;
+    const outline =
+      style.outlineStyle === "none" || parseFloat(style.outlineWidth) === 0 ? "none" : `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`;
     return {
       tag: el.tagName.toLowerCase(),
       text: (el.innerText ?? "").trim().slice(0, 40),
@@ -94,7 +107,6 @@ async function open(path: string): Promise<{ context: BrowserContext; page: Page
 }
 
 const params = (page: Page) => new URL(page.url()).searchParams;
-
 
 describe("keyboard only", () => {
   it("home: skip link, logo, search box (type + Enter → /search), then the category links", async () => {
@@ -216,10 +228,14 @@ describe("keyboard only", () => {
 
   it("/video/video_001: every player control is reachable with Tab and the play button works with Enter and Space", async () => {
     const { context, page, log } = await open("/video/video_001");
-    await page.waitForFunction(() => {
-      const v = document.querySelector<HTMLVideoElement>("video.player-video");
-      return !!v && !v.paused && v.currentTime > 0.2;
-    }, undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>("video.player-video");
+        return !!v && !v.paused && v.currentTime > 0.2;
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
 
     // Tab from the top into the player, then through all of its controls
     await tabTo(page, (f) => f.name === "播放进度");

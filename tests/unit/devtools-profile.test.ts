@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-// @ts-expect-error plain ESM script without types
 import { busyMs } from "../../scripts/devtools.mjs";
 
 /** The benchmark's worker CPU figure: busy (not idle) time of a V8 CPU profile. */

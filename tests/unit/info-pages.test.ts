@@ -14,11 +14,7 @@ const TITLES = {
 } as const;
 
 function pageText(page: InfoPage): string {
-  return [
-    page.title,
-    page.summary,
-    ...page.sections.flatMap((s) => [s.heading, ...s.paragraphs, ...(s.items ?? [])]),
-  ].join("\n");
+  return [page.title, page.summary, ...page.sections.flatMap((s) => [s.heading, ...s.paragraphs, ...(s.items ?? [])])].join("\n");
 }
 
 const allText = INFO_PAGE_TYPES.map((type) => pageText(INFO_PAGES[type])).join("\n");
@@ -50,19 +46,12 @@ describe("INFO_PAGE_TYPES / INFO_PAGES", () => {
 });
 
 describe("static-page claims (spec §9)", () => {
-  it.each([
-    "24小时内回复",
-    "紧急问题2小时内处理",
-    "3个工作日",
-    "7个工作日",
-    "工作日 9:00–18:00",
-    "9:00",
-    "18:00",
-    "建议带宽 5 Mbps",
-    "5 Mbps",
-  ])("mentions %s", (claim) => {
-    expect(allText).toContain(claim);
-  });
+  it.each(["24小时内回复", "紧急问题2小时内处理", "3个工作日", "7个工作日", "工作日 9:00–18:00", "9:00", "18:00", "建议带宽 5 Mbps", "5 Mbps"])(
+    "mentions %s",
+    (claim) => {
+      expect(allText).toContain(claim);
+    },
+  );
 
   it("lists the player keyboard shortcuts", () => {
     const help = pageText(INFO_PAGES.help);
@@ -100,10 +89,7 @@ describe("isInfoPageType", () => {
     expect(isInfoPageType(type)).toBe(true);
   });
 
-  it.each([[""], ["About"], ["faq"], ["info"], [" about"], ["toString"], ["constructor"], ["__proto__"]])(
-    "rejects %j",
-    (value) => {
-      expect(isInfoPageType(value)).toBe(false);
-    },
-  );
+  it.each([[""], ["About"], ["faq"], ["info"], [" about"], ["toString"], ["constructor"], ["__proto__"]])("rejects %j", (value) => {
+    expect(isInfoPageType(value)).toBe(false);
+  });
 });

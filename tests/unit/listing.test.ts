@@ -31,7 +31,12 @@ describe("category match", () => {
 });
 
 describe("filters", () => {
-  const list = [v("a", { year: 2024, rating: 9.1 }), v("b", { year: 2025, rating: 8.0 }), v("c", { year: 2025, rating: 7.0 }), v("d", { year: 2023, rating: 6.9 })];
+  const list = [
+    v("a", { year: 2024, rating: 9.1 }),
+    v("b", { year: 2025, rating: 8.0 }),
+    v("c", { year: 2025, rating: 7.0 }),
+    v("d", { year: 2023, rating: 6.9 }),
+  ];
   it("years are distinct, newest first", () => {
     expect(distinctYears([...list, v("e", { year: 2024 })])).toEqual([2025, 2024, 2023]);
   });

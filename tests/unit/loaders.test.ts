@@ -24,7 +24,12 @@ describe("home loader", () => {
     const data = homeLoader();
     expect(data.hot).toHaveLength(8);
     expect(new Set(data.hot.map((c) => c.id)).size).toBe(8);
-    expect(data.latest.map((c) => c.id)).toEqual(videos.slice(-12).map((v) => v.id).reverse());
+    expect(data.latest.map((c) => c.id)).toEqual(
+      videos
+        .slice(-12)
+        .map((v) => v.id)
+        .reverse(),
+    );
     const ratings = data.topRated.map((c) => getVideo(c.id)!.rating);
     expect(ratings).toEqual([...ratings].sort((a, b) => b - a));
     expect(Math.min(...videos.map((v) => v.rating))).toBeLessThanOrEqual(Math.min(...ratings));

@@ -174,10 +174,7 @@ const numberText = fc.oneof(
   fc.constantFrom("0", "00", "007", "9007199254740991", "9007199254740992", "1".repeat(25)),
   fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
 );
-const ows = fc.oneof(
-  { arbitrary: fc.constant(""), weight: 6 },
-  { arbitrary: fc.constantFrom(" ", "\t", "  ", " \t"), weight: 1 },
-);
+const ows = fc.oneof({ arbitrary: fc.constant(""), weight: 6 }, { arbitrary: fc.constantFrom(" ", "\t", "  ", " \t"), weight: 1 });
 const rangeSpec = fc.oneof(
   { arbitrary: fc.tuple(numberText, numberText).map(([a, b]) => `${a}-${b}`), weight: 4 },
   { arbitrary: numberText.map((a) => `${a}-`), weight: 3 },
@@ -193,9 +190,7 @@ const rangeSet = fc.oneof(
   { arbitrary: element, weight: 6 },
   // several elements, some of them possibly empty (the list rule ignores empty ones)
   {
-    arbitrary: fc
-      .array(fc.oneof(element, ows), { minLength: 2, maxLength: 4 })
-      .map((parts) => parts.join(",")),
+    arbitrary: fc.array(fc.oneof(element, ows), { minLength: 2, maxLength: 4 }).map((parts) => parts.join(",")),
     weight: 3,
   },
 );
@@ -211,11 +206,7 @@ const rangeHeader = fc.oneof(
   { arbitrary: fc.string({ maxLength: 20 }), weight: 1 },
   { arbitrary: fc.string({ maxLength: 12 }).map((x) => `bytes=${x}`), weight: 1 },
 );
-const objectSize = fc.oneof(
-  fc.constant(0),
-  fc.integer({ min: 1, max: 20 }),
-  fc.integer({ min: 0, max: 10_000_000 }),
-);
+const objectSize = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 10_000_000 }));
 
 describe("parseRange property", () => {
   it("agrees with the reference model", () => {

@@ -11,7 +11,17 @@ import { toSimplified } from "../../shared/search/t2s";
 import { pinyinKey } from "../../scripts/search-keys";
 
 const v = (id: string, over: Partial<Video> = {}): Video => ({
-  id, title: "标题", description: "简介", category: ["电影"], tags: ["高分"], year: 2025, rating: 8.5, duration: "45:00", coverImage: "1.webp", videoFile: "/1.mp4", ...over,
+  id,
+  title: "标题",
+  description: "简介",
+  category: ["电影"],
+  tags: ["高分"],
+  year: 2025,
+  rating: 8.5,
+  duration: "45:00",
+  coverImage: "1.webp",
+  videoFile: "/1.mp4",
+  ...over,
 });
 
 const engine = createSearchEngine(videos, TITLE_PINYIN, toSimplified);

@@ -77,7 +77,7 @@ async function sessionCookie(): Promise<string> {
 /** The same session with its access token expired, so that reading the user needs a refresh. */
 function expired(cookie: string): string {
   const value = decodeURIComponent(cookie.slice(COOKIE.length + 1));
-  const session = JSON.parse(fromBase64Url(value.slice("base64-".length)));
+  const session = JSON.parse(fromBase64Url(value.slice("base64-".length))) as Record<string, unknown>;
   const stale = { ...session, expires_at: Math.floor(Date.now() / 1000) - 120, expires_in: -120 };
   return `${COOKIE}=base64-${toBase64Url(JSON.stringify(stale))}`;
 }
@@ -99,7 +99,9 @@ async function expectAccountFaultHandled(overrides: Partial<Env>, maxMs: number)
   expect(signIn.res.headers.get("Cache-Control")).toBe("no-store");
   expect(signIn.ms).toBeLessThan(maxMs);
 
-  const signUp = await callWith(overrides, "POST", "/api/auth/sign-up", { json: { email: uniqueEmail("fault"), password: PASSWORD, confirmPassword: PASSWORD } });
+  const signUp = await callWith(overrides, "POST", "/api/auth/sign-up", {
+    json: { email: uniqueEmail("fault"), password: PASSWORD, confirmPassword: PASSWORD },
+  });
   expect(signUp.res.status).toBe(503);
   expect(signUp.ms).toBeLessThan(maxMs);
 
@@ -141,7 +143,7 @@ async function expectAccountFaultHandled(overrides: Partial<Env>, maxMs: number)
   // The service is back: the same cookie is still a session (expired one refreshed).
   const back = await call("GET", "/api/auth/user", { cookie: expired(cookie) });
   expect(back.res.status).toBe(200);
-  expect(JSON.parse(back.text).user).not.toBeNull();
+  expect((JSON.parse(back.text) as { user: unknown }).user).not.toBeNull();
 }
 
 afterEach(() => {
@@ -182,7 +184,7 @@ describe("account service faults", () => {
     const calls = fakeAccountService(
       (_req, signal) =>
         new Promise<Response>((_, reject) => {
-          signal?.addEventListener("abort", () => reject(signal.reason ?? new Error("aborted")), { once: true });
+          signal?.addEventListener("abort", () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted")), { once: true });
         }),
     );
     const SLOW: Partial<Env> = { SUPABASE_URL: REMOTE, SUPABASE_ANON_KEY: "k", ACCOUNT_SERVICE_TIMEOUT_MS: "300" };
@@ -218,7 +220,7 @@ describe("account service faults", () => {
   ];
 
   it.each(garbage)("answering garbage (%s): sign-in 503, browsing works, sessions kept", async (_label, answer) => {
-    fakeAccountService(async () => answer());
+    fakeAccountService(() => Promise.resolve(answer()));
     await expectAccountFaultHandled({ SUPABASE_URL: REMOTE, SUPABASE_ANON_KEY: "k", ACCOUNT_SERVICE_TIMEOUT_MS: "2000" }, 2500);
   });
 });
@@ -227,15 +229,9 @@ describe("account service faults", () => {
 
 describe("R2 faults", () => {
   const broken = {
-    get: async () => {
-      throw new Error("R2 get failed (test)");
-    },
-    head: async () => {
-      throw new Error("R2 head failed (test)");
-    },
-    list: async () => {
-      throw new Error("R2 list failed (test)");
-    },
+    get: () => Promise.reject(new Error("R2 get failed (test)")),
+    head: () => Promise.reject(new Error("R2 head failed (test)")),
+    list: () => Promise.reject(new Error("R2 list failed (test)")),
   } as unknown as R2Bucket;
   const R2_DOWN: Partial<Env> = { MEDIA: broken };
 
@@ -314,11 +310,7 @@ function lateFailure(delayMs: number) {
         "main",
         null,
         h("h1", null, "外壳已发送"),
-        h(
-          Suspense,
-          { fallback: h("div", { className: "loading" }, "加载中…") },
-          h(LateBoom, { promise: failure }),
-        ),
+        h(Suspense, { fallback: h("div", { className: "loading" }, "加载中…") }, h(LateBoom, { promise: failure })),
       ),
     },
   ];

@@ -83,7 +83,14 @@ const path = fc
   .tuple(fc.constantFrom("/", "/", "/", "//", "/\\", "/%2F"), fc.array(fc.tuple(segment, separator), { maxLength: 6 }), segment)
   .map(([lead, parts, last]) => lead + parts.map(([s, sep]) => s + sep).join("") + last);
 
-const queryValue = fc.oneof(escape, unicode, graphemes, landmark, fc.integer({ min: -1e12, max: 1e12 }).map(String), fc.constantFrom("//evil.example", "https://evil.example", "/\\evil.example"));
+const queryValue = fc.oneof(
+  escape,
+  unicode,
+  graphemes,
+  landmark,
+  fc.integer({ min: -1e12, max: 1e12 }).map(String),
+  fc.constantFrom("//evil.example", "https://evil.example", "/\\evil.example"),
+);
 const queryKey = fc.oneof(fc.constantFrom("q", "page", "sort", "year", "rating", "view", "mode", "error", "notice", "next", "code", ""), unicode, escape);
 const query = fc.oneof(
   fc.constant(""),
@@ -94,7 +101,11 @@ const query = fc.oneof(
 );
 
 /** A fragment never reaches the server, but the URL parser has to cope with "#" in the input. */
-const fragment = fc.oneof(fc.constant(""), fc.constant(""), unicode.map((s) => "#" + s));
+const fragment = fc.oneof(
+  fc.constant(""),
+  fc.constant(""),
+  unicode.map((s) => "#" + s),
+);
 
 // ---- checks --------------------------------------------------------------------------------
 
@@ -138,71 +149,113 @@ function urlOf(p: string, q: string, f: string): string | null {
 // ---- properties ----------------------------------------------------------------------------
 
 describe("fuzzing the worker with random URLs", () => {
-  it("GET: any path and query → never a 5xx, never an off-site redirect, whole documents", async () => {
-    const statuses = new Map<number, number>();
-    await fc.assert(
-      fc.asyncProperty(path, query, fragment, async (p, q, f) => {
-        const url = urlOf(p, q, f);
-        fc.pre(url !== null);
-        const { status } = await fetchAndCheck(url!);
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      }),
-      {
-        numRuns: 150 * SCALE,
-        // Random paths are nearly all not-found pages; these fixed cases run first every time so
-        // that the property also covers a page, a listing, media and the API on each run.
-        examples: [
-          ["/", "", ""],
-          ["/category/电影", "?sort=rating&page=2&&year=%E7%94", "#x"],
-          ["/1.mp4", "", ""],
-          ["/api/auth/user", "?q=%", ""],
-        ],
-      },
-    );
-    // The fixed examples above reached real answers (not only not-found pages).
-    expect(statuses.get(200) ?? 0, JSON.stringify([...statuses])).toBeGreaterThanOrEqual(4);
-  }, 30_000 * SCALE);
+  it(
+    "GET: any path and query → never a 5xx, never an off-site redirect, whole documents",
+    async () => {
+      const statuses = new Map<number, number>();
+      await fc.assert(
+        fc.asyncProperty(path, query, fragment, async (p, q, f) => {
+          const url = urlOf(p, q, f);
+          fc.pre(url !== null);
+          const { status } = await fetchAndCheck(url);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }),
+        {
+          numRuns: 150 * SCALE,
+          // Random paths are nearly all not-found pages; these fixed cases run first every time so
+          // that the property also covers a page, a listing, media and the API on each run.
+          examples: [
+            ["/", "", ""],
+            ["/category/电影", "?sort=rating&page=2&&year=%E7%94", "#x"],
+            ["/1.mp4", "", ""],
+            ["/api/auth/user", "?q=%", ""],
+          ],
+        },
+      );
+      // The fixed examples above reached real answers (not only not-found pages).
+      expect(statuses.get(200) ?? 0, JSON.stringify([...statuses])).toBeGreaterThanOrEqual(4);
+    },
+    30_000 * SCALE,
+  );
 
-  it("known routes with random queries and trailing junk → never a 5xx", async () => {
-    const route = fc.constantFrom("/", "/category/all", "/category/电影", "/latest", "/top-rated", "/search", "/video/video_001", "/info/about", "/auth", "/profile", "/1.mp4", "/api/auth/user", "/sitemap.xml", "/robots.txt");
-    await fc.assert(
-      fc.asyncProperty(route, fc.oneof(fc.constant(""), fc.constant("/"), segment.map((s) => "/" + s)), query, async (r, tail, q) => {
-        const url = urlOf(r + tail, q, "");
-        fc.pre(url !== null);
-        await fetchAndCheck(url!);
-      }),
-      { numRuns: 70 * SCALE },
-    );
-  }, 30_000 * SCALE);
+  it(
+    "known routes with random queries and trailing junk → never a 5xx",
+    async () => {
+      const route = fc.constantFrom(
+        "/",
+        "/category/all",
+        "/category/电影",
+        "/latest",
+        "/top-rated",
+        "/search",
+        "/video/video_001",
+        "/info/about",
+        "/auth",
+        "/profile",
+        "/1.mp4",
+        "/api/auth/user",
+        "/sitemap.xml",
+        "/robots.txt",
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          route,
+          fc.oneof(
+            fc.constant(""),
+            fc.constant("/"),
+            segment.map((s) => "/" + s),
+          ),
+          query,
+          async (r, tail, q) => {
+            const url = urlOf(r + tail, q, "");
+            fc.pre(url !== null);
+            await fetchAndCheck(url);
+          },
+        ),
+        { numRuns: 70 * SCALE },
+      );
+    },
+    30_000 * SCALE,
+  );
 
-  it("other methods, odd headers and garbage cookies → never a 5xx", async () => {
-    const method = fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
-    const cookie = fc.oneof(
-      fc.constant(undefined),
-      fc.constant("yingshi-auth=base64-e30"),
-      fc.constant("yingshi-auth=base64-!!!"),
-      fc.constant("yingshi-auth.0=base64-eyJ; yingshi-auth.1=garbage"),
-      fc.string({ unit: "grapheme-ascii", maxLength: 80 }).map((s) => `yingshi-auth=${encodeURIComponent(s)}`),
-      fc.string({ unit: "grapheme-ascii", maxLength: 40 }).map((s) => `yingshi-auth=base64-${btoa(s)}`),
-    );
-    const range = fc.oneof(fc.constant(undefined), fc.constantFrom("bytes=0-99", "bytes=-1", "bytes=99999999-", "bytes=5-1", "bytes=0-1,3-4", "bytes=abc", "items=0-1"));
-    const target = fc.oneof(path, fc.constantFrom("/", "/1.mp4", "/5.webp", "/api/auth/sign-in", "/api/auth/user", "/api/auth/sign-out", "/auth/v1/token", "/profile"));
-    const body = fc.oneof(fc.constant(undefined), unicode, fc.constantFrom("{}", '{"email":"a@b.c","password":"x"}', "{", "email=a&password=b"));
-    const contentType = fc.constantFrom(undefined, "application/json", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data");
-    await fc.assert(
-      fc.asyncProperty(method, target, cookie, range, body, contentType, async (m, p, c, r, b, t) => {
-        const url = urlOf(p, "", "");
-        fc.pre(url !== null);
-        const headers = new Headers({ "CF-Connecting-IP": `2001:db8:f022::${Math.floor(Math.random() * 0xffff).toString(16)}` });
-        if (c) headers.set("Cookie", c);
-        if (r) headers.set("Range", r);
-        if (t) headers.set("Content-Type", t);
-        const withBody = m !== "GET" && m !== "HEAD" && b !== undefined;
-        await fetchAndCheck(url!, { method: m, headers, body: withBody ? b : undefined });
-      }),
-      { numRuns: 60 * SCALE },
-    );
-  }, 30_000 * SCALE);
+  it(
+    "other methods, odd headers and garbage cookies → never a 5xx",
+    async () => {
+      const method = fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
+      const cookie = fc.oneof(
+        fc.constant(undefined),
+        fc.constant("yingshi-auth=base64-e30"),
+        fc.constant("yingshi-auth=base64-!!!"),
+        fc.constant("yingshi-auth.0=base64-eyJ; yingshi-auth.1=garbage"),
+        fc.string({ unit: "grapheme-ascii", maxLength: 80 }).map((s) => `yingshi-auth=${encodeURIComponent(s)}`),
+        fc.string({ unit: "grapheme-ascii", maxLength: 40 }).map((s) => `yingshi-auth=base64-${btoa(s)}`),
+      );
+      const range = fc.oneof(
+        fc.constant(undefined),
+        fc.constantFrom("bytes=0-99", "bytes=-1", "bytes=99999999-", "bytes=5-1", "bytes=0-1,3-4", "bytes=abc", "items=0-1"),
+      );
+      const target = fc.oneof(
+        path,
+        fc.constantFrom("/", "/1.mp4", "/5.webp", "/api/auth/sign-in", "/api/auth/user", "/api/auth/sign-out", "/auth/v1/token", "/profile"),
+      );
+      const body = fc.oneof(fc.constant(undefined), unicode, fc.constantFrom("{}", '{"email":"a@b.c","password":"x"}', "{", "email=a&password=b"));
+      const contentType = fc.constantFrom(undefined, "application/json", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data");
+      await fc.assert(
+        fc.asyncProperty(method, target, cookie, range, body, contentType, async (m, p, c, r, b, t) => {
+          const url = urlOf(p, "", "");
+          fc.pre(url !== null);
+          const headers = new Headers({ "CF-Connecting-IP": `2001:db8:f022::${Math.floor(Math.random() * 0xffff).toString(16)}` });
+          if (c) headers.set("Cookie", c);
+          if (r) headers.set("Range", r);
+          if (t) headers.set("Content-Type", t);
+          const withBody = m !== "GET" && m !== "HEAD" && b !== undefined;
+          await fetchAndCheck(url, { method: m, headers, body: withBody ? b : undefined });
+        }),
+        { numRuns: 60 * SCALE },
+      );
+    },
+    30_000 * SCALE,
+  );
 
   it("the classic traversal and open-redirect probes", async () => {
     const probes = [

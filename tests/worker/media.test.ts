@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppEnv } from "../../worker/app-env";
 import { MEDIA_CACHE_CONTROL, serveMedia } from "../../worker/media/serve";
 
-const env = workersEnv as unknown as Env;
+const env: Env = workersEnv;
 const worker = (workersExports as unknown as { default: { fetch: typeof fetch } }).default;
 
 const ORIGIN = "https://example.com";
@@ -52,8 +52,7 @@ function withBucket(bucket: R2Bucket): Env {
 type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
 
 const viaWorker: Fetcher = (path, init) => worker.fetch(new Request(ORIGIN + path, init));
-const viaHandler: Fetcher = async (path, init) =>
-  mediaApp().fetch(new Request(ORIGIN + path, init), env);
+const viaHandler: Fetcher = async (path, init) => mediaApp().fetch(new Request(ORIGIN + path, init), env);
 
 async function bytes(res: Response): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
@@ -127,29 +126,19 @@ describe.each<[string, Fetcher]>([
     await expectPartial(await get("/5.mp4", { headers: { Range: range } }), start, end);
   });
 
-  it.each(["bytes=1000-", "bytes=1000-2000", "bytes=5000-", "bytes=-0"])(
-    "Range %s → 416 with bytes */1000 and no body",
+  it.each(["bytes=1000-", "bytes=1000-2000", "bytes=5000-", "bytes=-0"])("Range %s → 416 with bytes */1000 and no body", async (range) => {
+    const res = await get("/5.mp4", { headers: { Range: range } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get("Content-Range")).toBe(`bytes */${SIZE}`);
+    expect((await bytes(res)).length).toBe(0);
+  });
+
+  it.each(["bytes=abc", "bytes=10-5", "bytes=0-1,5-6", "bytes=0-1, -5", "items=0-9", "bytes=0 - 9", "bytes=9007199254740992-", "bytes=", "0-99"])(
+    "Range %j (malformed, backwards or multiple) → 200 whole",
     async (range) => {
-      const res = await get("/5.mp4", { headers: { Range: range } });
-      expect(res.status).toBe(416);
-      expect(res.headers.get("Content-Range")).toBe(`bytes */${SIZE}`);
-      expect((await bytes(res)).length).toBe(0);
+      await expectWhole(await get("/5.mp4", { headers: { Range: range } }));
     },
   );
-
-  it.each([
-    "bytes=abc",
-    "bytes=10-5",
-    "bytes=0-1,5-6",
-    "bytes=0-1, -5",
-    "items=0-9",
-    "bytes=0 - 9",
-    "bytes=9007199254740992-",
-    "bytes=",
-    "0-99",
-  ])("Range %j (malformed, backwards or multiple) → 200 whole", async (range) => {
-    await expectWhole(await get("/5.mp4", { headers: { Range: range } }));
-  });
 
   it("HEAD → 200 headers without a body", async () => {
     const res = await get("/5.mp4", { method: "HEAD" });
@@ -174,15 +163,12 @@ describe.each<[string, Fetcher]>([
     expect(res.headers.get("Content-Range")).toBe(`bytes */${SIZE}`);
   });
 
-  it.each([() => etag, () => `W/${etag}`, () => `"nope", ${etag}`, () => "*"])(
-    "If-None-Match matching → 304 with ETag and no body (%#)",
-    async (value) => {
-      const res = await get("/5.mp4", { headers: { "If-None-Match": value() } });
-      expect(res.status).toBe(304);
-      expect(res.headers.get("ETag")).toBe(etag);
-      expect((await bytes(res)).length).toBe(0);
-    },
-  );
+  it.each([() => etag, () => `W/${etag}`, () => `"nope", ${etag}`, () => "*"])("If-None-Match matching → 304 with ETag and no body (%#)", async (value) => {
+    const res = await get("/5.mp4", { headers: { "If-None-Match": value() } });
+    expect(res.status).toBe(304);
+    expect(res.headers.get("ETag")).toBe(etag);
+    expect((await bytes(res)).length).toBe(0);
+  });
 
   it("If-None-Match matching wins over Range; HEAD too", async () => {
     const ranged = await get("/5.mp4", { headers: { "If-None-Match": etag, Range: "bytes=0-9" } });
@@ -193,11 +179,7 @@ describe.each<[string, Fetcher]>([
 
   it("If-None-Match not matching → 200 (or 206 with a Range)", async () => {
     await expectWhole(await get("/5.mp4", { headers: { "If-None-Match": '"stale"' } }));
-    await expectPartial(
-      await get("/5.mp4", { headers: { "If-None-Match": '"stale"', Range: "bytes=-10" } }),
-      990,
-      999,
-    );
+    await expectPartial(await get("/5.mp4", { headers: { "If-None-Match": '"stale"', Range: "bytes=-10" } }), 990, 999);
   });
 
   it("If-Modified-Since = Last-Modified → 304; ignored when If-None-Match is present", async () => {
@@ -222,11 +204,7 @@ describe.each<[string, Fetcher]>([
   });
 
   it("If-Range with the Last-Modified date → 206; another date → 200", async () => {
-    await expectPartial(
-      await get("/5.mp4", { headers: { Range: "bytes=100-199", "If-Range": lastModified } }),
-      100,
-      199,
-    );
+    await expectPartial(await get("/5.mp4", { headers: { Range: "bytes=100-199", "If-Range": lastModified } }), 100, 199);
     await expectWhole(
       await get("/5.mp4", {
         headers: { Range: "bytes=100-199", "If-Range": "Thu, 01 Jan 2015 00:00:00 GMT" },
@@ -274,8 +252,7 @@ describe.each<[string, Fetcher]>([
 });
 
 describe("media handler details", () => {
-  const run = (bucket: R2Bucket, path: string, init?: RequestInit, app = mediaApp()) =>
-    app.fetch(new Request(ORIGIN + path, init), withBucket(bucket));
+  const run = (bucket: R2Bucket, path: string, init?: RequestInit, app = mediaApp()) => app.fetch(new Request(ORIGIN + path, init), withBucket(bucket));
 
   it.each(["/01.mp4", "/1.MP4", "/1.mp4.bak", "/%2e%2e%2f1.mp4", "/..%2f5.mp4", "/5%2emp4", "/a.mp4", "/5.mp4%00", "/0.mp4"])(
     "odd name %s → 404 from the handler itself, without touching R2",

@@ -39,7 +39,7 @@ async function expectClear4xx(res: Response, status: number | number[]) {
 
 async function errorOf(res: Response): Promise<{ code: string; message: string }> {
   expect(res.headers.get("Content-Type")).toContain("application/json");
-  const body = (await res.json()) as { error: { code: string; message: string } };
+  const body = await res.json<{ error: { code: string; message: string } }>();
   expect(body.error.message).toMatch(CHINESE);
   return body.error;
 }
@@ -122,7 +122,11 @@ describe("bodies on /api/auth/*", () => {
     expect(await errorOf(declared)).toEqual({ code: "payload_too_large", message: "请求内容过大" });
 
     // A stream has no Content-Length: the reader stops at 16 KB.
-    const chunks = [new TextEncoder().encode('{"email":"s@example.com","password":"'), new TextEncoder().encode("p".repeat(20 * 1024)), new TextEncoder().encode('"}')];
+    const chunks = [
+      new TextEncoder().encode('{"email":"s@example.com","password":"'),
+      new TextEncoder().encode("p".repeat(20 * 1024)),
+      new TextEncoder().encode('"}'),
+    ];
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
         const next = chunks.shift();
@@ -131,7 +135,12 @@ describe("bodies on /api/auth/*", () => {
       },
     });
     const streamed = await direct(
-      new Request(BASE + "/api/auth/sign-in", { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip() }, body: stream, duplex: "half" } as RequestInit),
+      new Request(BASE + "/api/auth/sign-in", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip() },
+        body: stream,
+        duplex: "half",
+      } as RequestInit),
     );
     expect(streamed.status).toBe(413);
 
@@ -140,7 +149,11 @@ describe("bodies on /api/auth/*", () => {
       expect(res.status).toBe(413);
       await res.text();
     }
-    const form = await send("/api/auth/sign-in", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "email=a&password=" + "p".repeat(17 * 1024) });
+    const form = await send("/api/auth/sign-in", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "email=a&password=" + "p".repeat(17 * 1024),
+    });
     expect(form.status).toBe(413);
   });
 
@@ -178,7 +191,7 @@ describe("bodies on /api/auth/*", () => {
       expect(form.status).toBe(400);
       await form.text();
     }
-    for (const body of ["{", "not json", "[]", "null", '"text"', "42", "", '{"email":'] ) {
+    for (const body of ["{", "not json", "[]", "null", '"text"', "42", "", '{"email":']) {
       const res = await send("/api/auth/sign-in", { method: "POST", headers: { "Content-Type": "application/json" }, body });
       expect(res.status, body).toBe(400);
       expect((await errorOf(res)).code).toBe("bad_json");

@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { HomeData, ListingData, SearchData } from "../../shared/loaders";
 
 const BASE = "https://yingshi.test";
 
@@ -10,10 +11,22 @@ async function get(path: string, init?: RequestInit) {
 }
 
 /** The hydration payload the worker put into the page. */
-function hydrationData(html: string): { loaderData: Record<string, any>; errors: Record<string, any> | null } {
+interface HydrationData {
+  loaderData: Record<string, unknown>;
+  errors: Record<string, unknown> | null;
+}
+
+function hydrationData(html: string): HydrationData {
   const match = /window\.__staticRouterHydrationData=(\{.*?\});window\.__ASSETS__=/.exec(html);
   if (!match) throw new Error("no hydration data in the page");
-  return JSON.parse(match[1]);
+  return JSON.parse(match[1]) as HydrationData;
+}
+
+/** The loader data of the route whose data has `key` (home: "hot", listings: "items", search: "categories"). */
+function routeData<T extends object>(data: HydrationData, key: keyof T & string): T {
+  const found = Object.values(data.loaderData).find((d) => typeof d === "object" && d !== null && key in d);
+  if (!found) throw new Error(`no route data with "${key}" in the page`);
+  return found as T;
 }
 
 function titleOf(html: string): string {
@@ -34,7 +47,7 @@ describe("every route answers with its status and key markup", () => {
     expect(html).toMatch(/href="\/latest"/);
     expect(html).toMatch(/href="\/top-rated"/);
     const data = hydrationData(html);
-    const home = Object.values(data.loaderData).find((d) => d && "hot" in d);
+    const home = routeData<HomeData>(data, "hot");
     expect(home.hot).toHaveLength(8);
     expect(home.latest).toHaveLength(12);
     expect(home.topRated).toHaveLength(8);
@@ -54,16 +67,16 @@ describe("every route answers with its status and key markup", () => {
 
   it("/category/all paginates 12 per page and falls back on bad query values", async () => {
     const first = hydrationData((await get("/category/all")).html);
-    const listing = Object.values(first.loaderData).find((d) => d && "items" in d);
+    const listing = routeData<ListingData>(first, "items");
     expect(listing.total).toBe(50);
     expect(listing.items).toHaveLength(12);
     expect(listing.pageCount).toBe(5);
     const last = hydrationData((await get("/category/all?page=5")).html);
-    expect(Object.values(last.loaderData).find((d) => d && "items" in d).items).toHaveLength(2);
+    expect(routeData<ListingData>(last, "items").items).toHaveLength(2);
     for (const q of ["?page=abc", "?page=999", "?rating=x", "?sort=evil&year=abcd", "?page=-1"]) {
       const { res, html } = await get("/category/all" + q);
       expect(res.status).toBe(200);
-      const data = Object.values(hydrationData(html).loaderData).find((d) => d && "items" in d);
+      const data = routeData<ListingData>(hydrationData(html), "items");
       expect(data.state.page).toBe(1);
       expect(data.state.rating).toBe(0);
     }
@@ -88,7 +101,7 @@ describe("every route answers with its status and key markup", () => {
     expect(titleOf(latest.html)).toBe("最新更新 - 影视站");
     const top = await get("/top-rated");
     expect(top.res.status).toBe(200);
-    const data = Object.values(hydrationData(top.html).loaderData).find((d) => d && "items" in d);
+    const data = routeData<ListingData>(hydrationData(top.html), "items");
     expect(data.state.sort).toBe("rating");
   });
 
@@ -104,13 +117,13 @@ describe("every route answers with its status and key markup", () => {
   });
 
   it("hydration data cannot close the script element", async () => {
-    const attack = '</script><script>alert(1)</script><!--';
+    const attack = "</script><script>alert(1)</script><!--";
     const { res, html } = await get("/search?q=" + encodeURIComponent(attack));
     expect(res.status).toBe(200);
     expect(html).not.toContain("<script>alert(1)</script>");
     expect(html.match(/<\/script>/g)?.length).toBe(html.match(/<script/g)?.length);
     const data = hydrationData(html);
-    const search = Object.values(data.loaderData).find((d) => d && "state" in d && "categories" in d);
+    const search = routeData<SearchData>(data, "categories");
     expect(search.state.q).toBe(attack);
   });
 

@@ -13,9 +13,7 @@ export type RangeResult =
  * A syntactically valid, single byte range, independent of the size:
  * `int` = `first-last` or `first-` (last undefined); `suffix` = `-length`.
  */
-export type RangeSpec =
-  | { type: "int"; first: number; last?: number }
-  | { type: "suffix"; length: number };
+export type RangeSpec = { type: "int"; first: number; last?: number } | { type: "suffix"; length: number };
 
 const FULL: RangeResult = { kind: "full" };
 const UNSATISFIABLE: RangeResult = { kind: "unsatisfiable" };
@@ -199,11 +197,7 @@ export function notModifiedSince(header: string | null | undefined, lastModified
  * an HTTP-date must equal Last-Modified exactly (to the second); anything else → false,
  * which means the Range header is ignored and the whole representation is sent.
  */
-export function ifRangeAllows(
-  header: string | null | undefined,
-  etag: string,
-  lastModified: Date,
-): boolean {
+export function ifRangeAllows(header: string | null | undefined, etag: string, lastModified: Date): boolean {
   if (header == null) return true;
   const value = trimOws(header);
   if (value.startsWith('"') || value.startsWith("W/")) {

@@ -40,8 +40,7 @@ export function parseMediaPath(pathname: string): { key: string; contentType: st
  * Media may be regenerated under the same URL, so no `immutable`; `no-transform` keeps
  * Cloudflare (and any proxy) from compressing or re-encoding the bytes.
  */
-export const MEDIA_CACHE_CONTROL =
-  "public, max-age=86400, stale-while-revalidate=604800, no-transform";
+export const MEDIA_CACHE_CONTROL = "public, max-age=86400, stale-while-revalidate=604800, no-transform";
 
 type Meta = Pick<R2Object, "size" | "httpEtag" | "uploaded">;
 
@@ -64,12 +63,7 @@ function notModified(meta: Meta, contentType: string): Response {
 }
 
 /** 200 / 206 response; `body` null for HEAD (or an empty object). */
-function entityResponse(
-  meta: Meta,
-  contentType: string,
-  range: RangeResult,
-  body: ReadableStream | null,
-): Response {
+function entityResponse(meta: Meta, contentType: string, range: RangeResult, body: ReadableStream | null): Response {
   const headers = entityHeaders(meta, contentType);
   if (range.kind === "partial") {
     headers.set("Content-Range", contentRange(range.start, range.end, meta.size));
@@ -92,9 +86,7 @@ async function discard(obj: R2ObjectBody | null): Promise<void> {
 /** R2 range for a spec (R2 clamps lengths past the end and suffixes longer than the object). */
 function r2Range(spec: RangeSpec): R2Range {
   if (spec.type === "suffix") return { suffix: spec.length };
-  return spec.last === undefined
-    ? { offset: spec.first }
-    : { offset: spec.first, length: spec.last - spec.first + 1 };
+  return spec.last === undefined ? { offset: spec.first } : { offset: spec.first, length: spec.last - spec.first + 1 };
 }
 
 /** Does the range R2 reports for a ranged get cover exactly `start..end`? */
@@ -125,15 +117,11 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
 
   /** 304 check: If-None-Match wins; If-Modified-Since only without it (RFC 9110 §13.2.2). */
   const isNotModified = (meta: Meta) =>
-    ifNoneMatch !== undefined
-      ? ifNoneMatchMatches(ifNoneMatch, meta.httpEtag)
-      : notModifiedSince(ifModifiedSince, meta.uploaded);
+    ifNoneMatch !== undefined ? ifNoneMatchMatches(ifNoneMatch, meta.httpEtag) : notModifiedSince(ifModifiedSince, meta.uploaded);
 
   /** Range to serve given the current validators (If-Range may cancel the Range). */
   const decideRange = (meta: Meta): RangeResult =>
-    spec !== null && ifRangeAllows(ifRange, meta.httpEtag, meta.uploaded)
-      ? resolveRange(spec, meta.size)
-      : { kind: "full" };
+    spec !== null && ifRangeAllows(ifRange, meta.httpEtag, meta.uploaded) ? resolveRange(spec, meta.size) : { kind: "full" };
 
   /** head → decision → at most one get with the exact range. */
   const viaHead = async (): Promise<Response> => {

@@ -1,0 +1,79 @@
+import { env, SELF } from "cloudflare:test";
+import type { RouteObject } from "react-router";
+import clientAssets from "virtual:client-assets";
+import { describe, expect, it } from "vitest";
+import { createRoutes, type LazyHandle } from "../../shared/routes";
+
+/**
+ * Lazy routes name their page's source file (`handle.module` in shared/routes.tsx); the worker
+ * looks that name up in the build's manifest (dist/client-assets.js, written by vite.config.ts)
+ * to preload the page's chunk. A renamed or moved page must not silently lose its preload.
+ */
+
+const BASE = "https://yingshi.test";
+
+function lazyModules(routes: RouteObject[]): string[] {
+  return routes.flatMap((route) => [...(typeof route.lazy === "function" ? [(route.handle as LazyHandle).module] : []), ...lazyModules(route.children ?? [])]);
+}
+
+// Only the route table's shape matters here: the loaders never run.
+const routes = createRoutes({
+  rootLoader: () => null,
+  sessionUser: () => null,
+  search: () => {
+    throw new Error("not called");
+  },
+});
+const modules = [...new Set(lazyModules(routes))];
+
+/** A page of each lazy route that an anonymous visitor can open (/profile redirects to /auth). */
+const PAGES: Record<string, string[]> = {
+  "shared/pages/HomePage.tsx": ["/"],
+  "shared/pages/ListingPage.tsx": ["/category/all", "/latest", "/top-rated"],
+  "shared/pages/SearchPage.tsx": ["/search?q=" + encodeURIComponent("爱")],
+  "shared/pages/VideoPage.tsx": ["/video/video_001"],
+  "shared/pages/InfoPage.tsx": ["/info/help"],
+  "shared/pages/AuthPage.tsx": ["/auth"],
+};
+
+function preloadsOf(html: string): string[] {
+  return [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+}
+
+describe("modulepreload links of the lazy routes", () => {
+  it("every lazy route's module is in the built manifest, with its chunk first", () => {
+    expect(modules.length).toBeGreaterThanOrEqual(7);
+    for (const module of modules) {
+      const files = clientAssets.lazy[module];
+      expect(files, `${module} missing from dist/client-assets.js`).toBeDefined();
+      expect(files.length).toBeGreaterThan(0);
+      expect(files[0]).toMatch(/^\/assets\/.+\.js$/);
+    }
+  });
+
+  it("every preloaded file of every lazy route is in the built assets", async () => {
+    const files = new Set([...clientAssets.preloads, ...clientAssets.scripts, ...modules.flatMap((m) => clientAssets.lazy[m])]);
+    for (const file of files) {
+      // The static assets binding (dist/client, wrangler.toml [assets]): what serves them in front of the worker.
+      const res = await env.ASSETS.fetch(BASE + file);
+      await res.arrayBuffer();
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get("Content-Type"), file).toMatch(/javascript/);
+    }
+  });
+
+  it("each page preloads the chunks of the route it matched", async () => {
+    expect(Object.keys(PAGES).sort()).toEqual(modules.filter((m) => m !== "shared/pages/ProfilePage.tsx").sort());
+    for (const [module, paths] of Object.entries(PAGES)) {
+      for (const path of paths) {
+        const res = await SELF.fetch(BASE + path);
+        expect(res.status, path).toBe(200);
+        const preloads = preloadsOf(await res.text());
+        expect(preloads, path).toEqual(expect.arrayContaining(clientAssets.lazy[module]));
+        // Not the chunks of other pages.
+        const others = Object.keys(PAGES).filter((m) => m !== module && !(module === "shared/pages/ListingPage.tsx" && m === module));
+        for (const other of others) expect(preloads, `${path} preloads ${other}`).not.toContain(clientAssets.lazy[other][0]);
+      }
+    }
+  });
+});
