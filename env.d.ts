@@ -5,38 +5,38 @@ type Env = Cloudflare.Env;
 
 declare namespace Cloudflare {
   interface Env {
-  ASSETS: Fetcher;
-  MEDIA: R2Bucket;
-  DB: D1Database;
-  SITE_NAME?: string;
-  SITE_URL?: string;
-  BUSINESS_CONTACT?: string;
-  FILING_NUMBER?: string;
-  CULTURE_LICENCE?: string;
-  SUPABASE_URL?: string;
-  SUPABASE_ANON_KEY?: string;
-  AUTH_JWT_SECRET?: string;
-  AUTH_AUTO_CONFIRM?: string;
-  EXPOSE_ACCOUNT_API?: string;
-  /** "off": never serve or store pages in the edge cache (the benchmark measures the bare render with it). */
-  PAGE_CACHE?: string;
-  /** "off": media and /stream/ files are read from R2 on every request, never stored in the edge cache. */
-  MEDIA_CACHE?: string;
-  /** Milliseconds one request waits for the account service (default 8000). */
-  ACCOUNT_SERVICE_TIMEOUT_MS?: string;
-  /** Days without a refresh after which a session ends (default 30). */
-  AUTH_SESSION_INACTIVITY_DAYS?: string;
-  /** Days after the sign-in at which a session ends (default 90). */
-  AUTH_SESSION_LIFETIME_DAYS?: string;
-  /** Sender of the account e-mails. */
-  MAIL_FROM?: string;
-  /** HTTP mail API (secret): POST JSON {from, to, subject, html, text} with a bearer key. */
-  MAIL_API_URL?: string;
-  MAIL_API_KEY?: string;
-  /** Cloudflare Email Service binding ([[send_email]] name = "EMAIL"), optional. */
-  EMAIL?: SendEmail;
-  /** Only in the worker tests: the D1 migrations to apply. */
-  TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
+    ASSETS: Fetcher;
+    MEDIA: R2Bucket;
+    DB: D1Database;
+    SITE_NAME?: string;
+    SITE_URL?: string;
+    BUSINESS_CONTACT?: string;
+    FILING_NUMBER?: string;
+    CULTURE_LICENCE?: string;
+    SUPABASE_URL?: string;
+    SUPABASE_ANON_KEY?: string;
+    AUTH_JWT_SECRET?: string;
+    AUTH_AUTO_CONFIRM?: string;
+    EXPOSE_ACCOUNT_API?: string;
+    /** "off": never serve or store pages in the edge cache (the benchmark measures the bare render with it). */
+    PAGE_CACHE?: string;
+    /** "off": media and /stream/ files are read from R2 on every request, never stored in the edge cache. */
+    MEDIA_CACHE?: string;
+    /** Milliseconds one request waits for the account service (default 8000). */
+    ACCOUNT_SERVICE_TIMEOUT_MS?: string;
+    /** Days without a refresh after which a session ends (default 30). */
+    AUTH_SESSION_INACTIVITY_DAYS?: string;
+    /** Days after the sign-in at which a session ends (default 90). */
+    AUTH_SESSION_LIFETIME_DAYS?: string;
+    /** Sender of the account e-mails. */
+    MAIL_FROM?: string;
+    /** HTTP mail API (secret): POST JSON {from, to, subject, html, text} with a bearer key. */
+    MAIL_API_URL?: string;
+    MAIL_API_KEY?: string;
+    /** Cloudflare Email Service binding ([[send_email]] name = "EMAIL"), optional. */
+    EMAIL?: SendEmail;
+    /** Only in the worker tests: the D1 migrations to apply. */
+    TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
   }
 }
 

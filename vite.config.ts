@@ -82,7 +82,10 @@ function searchKeys(): Plugin {
     buildStart() {
       if (searchKeysCurrent(root)) return;
       // A separate process (tsx): the generator imports the catalogue's TypeScript sources.
-      const run = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/search-keys.ts")], { cwd: root, encoding: "utf8" });
+      const run = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/search-keys.ts")], {
+        cwd: root,
+        encoding: "utf8",
+      });
       if (run.status !== 0) this.error(`search keys: ${run.stderr || run.stdout}`);
       if (run.stdout.includes("wrote")) this.info(run.stdout.trim());
     },

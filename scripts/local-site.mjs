@@ -25,7 +25,20 @@ export async function startLocalSite({ port, log = () => {}, vars = {}, inspecto
   const inspectorArgs = inspectorPort ? ["--inspector-port", String(inspectorPort), "--inspector-ip", "127.0.0.1"] : [];
   const child = spawn(
     process.execPath,
-    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false", ...persistArgs, ...inspectorArgs, ...varArgs],
+    [
+      path.join(root, "node_modules/wrangler/bin/wrangler.js"),
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--log-level",
+      "warn",
+      "--show-interactive-dev-session=false",
+      ...persistArgs,
+      ...inspectorArgs,
+      ...varArgs,
+    ],
     { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";

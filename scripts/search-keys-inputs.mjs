@@ -7,12 +7,24 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const INPUTS = ["shared/catalogue/videos.ts", "shared/search/normalise.ts", "scripts/search-keys.ts", "scripts/search-keys-inputs.mjs", "node_modules/pinyin-pro/package.json", "node_modules/opencc-js/package.json"];
+const INPUTS = [
+  "shared/catalogue/videos.ts",
+  "shared/search/normalise.ts",
+  "scripts/search-keys.ts",
+  "scripts/search-keys-inputs.mjs",
+  "node_modules/pinyin-pro/package.json",
+  "node_modules/opencc-js/package.json",
+];
 
 /** @param {string} root the repository root */
 export function searchKeysInputsHash(root) {
   const hash = createHash("sha256");
-  for (const file of INPUTS) hash.update(file).update("\0").update(fs.readFileSync(path.join(root, file))).update("\0");
+  for (const file of INPUTS)
+    hash
+      .update(file)
+      .update("\0")
+      .update(fs.readFileSync(path.join(root, file)))
+      .update("\0");
   return hash.digest("hex").slice(0, 16);
 }
 

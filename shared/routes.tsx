@@ -89,7 +89,11 @@ export function createRoutes({ rootLoader, sessionUser, search }: RoutePlatform)
             { path: "category/:name", loader: listingLoader("category"), ...listingPage },
             { path: "latest", loader: listingLoader("latest"), ...listingPage },
             { path: "top-rated", loader: listingLoader("top-rated"), ...listingPage },
-            { path: "search", loader: searchLoader(search), ...lazyPage("shared/pages/SearchPage.tsx", () => import("./pages/SearchPage").then((m) => ({ Component: m.SearchPage }))) },
+            {
+              path: "search",
+              loader: searchLoader(search),
+              ...lazyPage("shared/pages/SearchPage.tsx", () => import("./pages/SearchPage").then((m) => ({ Component: m.SearchPage }))),
+            },
             {
               path: "video/:id",
               loader: videoLoader,

@@ -40,7 +40,13 @@ function whole(fallback: number, min: number, max: number) {
 }
 
 /** Free text; blank counts as unset. */
-const text = v.optional(v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined)));
+const text = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((value) => value || undefined),
+  ),
+);
 
 /** An absolute http(s) URL; blank counts as unset. */
 const httpUrl = v.optional(

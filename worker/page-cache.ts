@@ -53,10 +53,7 @@ export async function withPageCache(c: AppContext, render: () => Promise<Respons
     console.error("page cache read failed", error);
   }
   const response = await render();
-  const storable =
-    response.status === 200 &&
-    !response.headers.has("Set-Cookie") &&
-    (response.headers.get("Cache-Control") ?? "").startsWith("public");
+  const storable = response.status === 200 && !response.headers.has("Set-Cookie") && (response.headers.get("Cache-Control") ?? "").startsWith("public");
   if (!storable) return response;
   const [forClient, forCache] = response.body ? response.body.tee() : [null, null];
   const stored = new Response(forCache, response);

@@ -53,7 +53,8 @@ const PROBE = () => {
     document.addEventListener(
       type,
       (e) => {
-        if (e.target instanceof HTMLVideoElement) w.__vb.events.push([type === "timeupdate" ? `t:${e.target.currentTime.toFixed(2)}` : type, performance.now()]);
+        if (e.target instanceof HTMLVideoElement)
+          w.__vb.events.push([type === "timeupdate" ? `t:${e.target.currentTime.toFixed(2)}` : type, performance.now()]);
       },
       true,
     );
@@ -100,8 +101,14 @@ export async function measurePlayback(browser: Browser, url: string, engine: Eng
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 120_000 });
   const hydratedAt = await page.evaluate(() => performance.now());
   // Wait for the first frame, then 45 s of playback.
-  await page.waitForFunction(() => (window as unknown as { __vb: { events: Array<[string, number]> } }).__vb.events.some(([t]) => t === "playing"), undefined, { timeout: 120_000 }).catch(() => {});
-  const firstPlaying = await page.evaluate(() => (window as unknown as { __vb: { events: Array<[string, number]> } }).__vb.events.find(([t]) => t === "playing")?.[1] ?? null);
+  await page
+    .waitForFunction(() => (window as unknown as { __vb: { events: Array<[string, number]> } }).__vb.events.some(([t]) => t === "playing"), undefined, {
+      timeout: 120_000,
+    })
+    .catch(() => {});
+  const firstPlaying = await page.evaluate(
+    () => (window as unknown as { __vb: { events: Array<[string, number]> } }).__vb.events.find(([t]) => t === "playing")?.[1] ?? null,
+  );
   if (firstPlaying !== null) await page.waitForTimeout(Math.max(0, firstPlaying + WATCH_MS - (await page.evaluate(() => performance.now()))));
 
   const watched = await page.evaluate(

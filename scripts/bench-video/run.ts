@@ -56,12 +56,23 @@ async function main(): Promise<void> {
   await seedTitles([{ n: BENCH_N, dir: clip.dir }], console.log, path.join(STATE, "v3"));
 
   const localSite: string = "../local-site.mjs";
-  const { startLocalSite } = (await import(localSite)) as { startLocalSite: (o: { port: number; persistTo: string }) => Promise<{ baseURL: string; stop: () => Promise<void> }> };
+  const { startLocalSite } = (await import(localSite)) as {
+    startLocalSite: (o: { port: number; persistTo: string }) => Promise<{ baseURL: string; stop: () => Promise<void> }>;
+  };
   const site = await startLocalSite({ port: PORT, persistTo: STATE });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--autoplay-policy=no-user-gesture-required",
+    ],
   });
   const all: PlaybackFigures[] = [];
   try {
@@ -120,7 +131,8 @@ async function main(): Promise<void> {
       );
       if (engine !== "progressive") {
         const misses: string[] = [];
-        if (m.firstFrameMs === null || m.firstFrameMs > FIRST_FRAME_TARGET_MS[profile.name]) misses.push(`first frame ${fmtMs(m.firstFrameMs)} > ${fmtMs(FIRST_FRAME_TARGET_MS[profile.name])}`);
+        if (m.firstFrameMs === null || m.firstFrameMs > FIRST_FRAME_TARGET_MS[profile.name])
+          misses.push(`first frame ${fmtMs(m.firstFrameMs)} > ${fmtMs(FIRST_FRAME_TARGET_MS[profile.name])}`);
         if (profile.name !== "fast 4G" && (m.stalls ?? 1) > 0) misses.push(`${m.stalls} stalls`);
         if (profile.name === "slow 4G" && (m.seekMs === null || m.seekMs > 1500)) misses.push(`seek ${fmtMs(m.seekMs)} > 1.50 s`);
         if (misses.length > 0) {

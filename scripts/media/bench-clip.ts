@@ -38,19 +38,63 @@ function sourceArgs(seconds: number, file: string): string[] {
   ].join(";");
   const audio = `aevalsrc=exprs='0.3*sin(2*PI*(220+110*floor(mod(t*2\\,4)))*t)*exp(-5*mod(t\\,0.5))':s=48000:d=${seconds}`;
   return [
-    "-f", "lavfi", "-i", video, "-f", "lavfi", "-i", audio,
-    "-map", "0:v", "-map", "1:a",
-    "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high", "-level:v", "4.0",
-    "-b:v", "5000k", "-maxrate", "5500k", "-bufsize", "10000k", "-g", String(2 * FPS), "-threads", "2",
-    "-c:a", "aac", "-b:a", "128k", "-ac", "2",
-    "-map_metadata", "-1", "-movflags", "+faststart", "-f", "mp4", file,
+    "-f",
+    "lavfi",
+    "-i",
+    video,
+    "-f",
+    "lavfi",
+    "-i",
+    audio,
+    "-map",
+    "0:v",
+    "-map",
+    "1:a",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-profile:v",
+    "high",
+    "-level:v",
+    "4.0",
+    "-b:v",
+    "5000k",
+    "-maxrate",
+    "5500k",
+    "-bufsize",
+    "10000k",
+    "-g",
+    String(2 * FPS),
+    "-threads",
+    "2",
+    "-c:a",
+    "aac",
+    "-b:a",
+    "128k",
+    "-ac",
+    "2",
+    "-map_metadata",
+    "-1",
+    "-movflags",
+    "+faststart",
+    "-f",
+    "mp4",
+    file,
   ];
 }
 
-export async function buildBenchClip({ seconds = 60, log = console.log }: { seconds?: number; log?: (line: string) => void } = {}): Promise<{ dir: string; source: string; result: PackResult }> {
+export async function buildBenchClip({ seconds = 60, log = console.log }: { seconds?: number; log?: (line: string) => void } = {}): Promise<{
+  dir: string;
+  source: string;
+  result: PackResult;
+}> {
   if (!Number.isInteger(seconds) || seconds < 60 || seconds > 3600) throw new RangeError(`the bench clip is 60–3600 whole seconds, not ${seconds}`);
   await mkdir(BENCH_DIR, { recursive: true });
-  const key = createHash("sha256").update(JSON.stringify([FFMPEG_VERSION, sourceArgs(seconds, "")])).digest("hex").slice(0, 12);
+  const key = createHash("sha256")
+    .update(JSON.stringify([FFMPEG_VERSION, sourceArgs(seconds, "")]))
+    .digest("hex")
+    .slice(0, 12);
   const sourceFile = path.join(BENCH_DIR, `source-1080p-${seconds}s-${key}.mp4`);
   if (!existsSync(sourceFile)) {
     const started = performance.now();
@@ -74,7 +118,10 @@ export async function buildBenchClip({ seconds = 60, log = console.log }: { seco
     threads: 0,
   });
   if (packed) log(`bench: packed in ${result.seconds} s`);
-  await writeFile(path.join(BENCH_DIR, "source.json"), JSON.stringify({ file: path.basename(sourceFile), bytes: (await readFile(sourceFile)).length, seconds }, null, 2) + "\n");
+  await writeFile(
+    path.join(BENCH_DIR, "source.json"),
+    JSON.stringify({ file: path.basename(sourceFile), bytes: (await readFile(sourceFile)).length, seconds }, null, 2) + "\n",
+  );
   for (const r of result.renditions) {
     log(
       `bench: ${String(r.height).padStart(4)}p ${r.codecs.join(",")}  average ${(r.averageBandwidth / 1e6).toFixed(2)} Mbit/s, ` +

@@ -17,8 +17,6 @@ export function runFfmpeg(args: readonly string[], options: { cwd?: string } = {
       stderr = (stderr + d.toString()).slice(-4000);
     });
     child.on("error", reject);
-    child.on("close", (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`ffmpeg exited with ${code ?? signal}:\n${stderr}`)),
-    );
+    child.on("close", (code, signal) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited with ${code ?? signal}:\n${stderr}`))));
   });
 }

@@ -75,7 +75,17 @@ export function packKey(source: SourceSpec, options: PackOptions): string {
   const settings = options.settings ?? DEFAULT_ENCODE;
   const rungs = options.rungs ?? laddersFor(source.height);
   return hash(
-    JSON.stringify([PACKER_VERSION, FFMPEG_VERSION, source.identity, source.duration, source.fps, settings, rungs, options.subtitleLines, options.progressiveHeight ?? 360]),
+    JSON.stringify([
+      PACKER_VERSION,
+      FFMPEG_VERSION,
+      source.identity,
+      source.duration,
+      source.fps,
+      settings,
+      rungs,
+      options.subtitleLines,
+      options.progressiveHeight ?? 360,
+    ]),
   );
 }
 
@@ -97,9 +107,22 @@ export async function packIfNeeded(source: SourceSpec, options: PackOptions): Pr
 
 function hlsOutputArgs(segmentSeconds: number, initName: string, segmentPattern: string, playlist: string): string[] {
   return [
-    "-max_muxing_queue_size", "4096",
-    "-f", "hls", "-hls_segment_type", "fmp4", "-hls_time", String(segmentSeconds), "-hls_playlist_type", "vod",
-    "-hls_flags", "independent_segments", "-hls_fmp4_init_filename", initName, "-hls_segment_filename", segmentPattern,
+    "-max_muxing_queue_size",
+    "4096",
+    "-f",
+    "hls",
+    "-hls_segment_type",
+    "fmp4",
+    "-hls_time",
+    String(segmentSeconds),
+    "-hls_playlist_type",
+    "vod",
+    "-hls_flags",
+    "independent_segments",
+    "-hls_fmp4_init_filename",
+    initName,
+    "-hls_segment_filename",
+    segmentPattern,
     playlist,
   ];
 }
@@ -129,7 +152,9 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     const threads = options.threads ?? 1;
     rungs.forEach((r, i) => {
       args.push("-map", `[r${i}]`, "-map", source.audio, ...rungArgs(r, fps, settings), "-threads", String(threads));
-      args.push(...hlsOutputArgs(settings.segmentSeconds, `r${r.height}-init.mp4`, path.join(work, `r${r.height}-%05d.m4s`), path.join(work, `r${r.height}.m3u8`)));
+      args.push(
+        ...hlsOutputArgs(settings.segmentSeconds, `r${r.height}-init.mp4`, path.join(work, `r${r.height}-%05d.m4s`), path.join(work, `r${r.height}.m3u8`)),
+      );
     });
     await runFfmpeg(args);
 
@@ -213,20 +238,62 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
       await writeFile(file, Buffer.concat(await Promise.all(parts.map((p) => readFile(path.join(out, p))))));
       return file;
     };
-    await runFfmpeg(["-i", await fragmented(prog), "-map", "0", "-c", "copy", "-map_metadata", "-1", "-fflags", "+bitexact", "-movflags", "+faststart", "-f", "mp4", path.join(tmp, "progressive.mp4")]);
+    await runFfmpeg([
+      "-i",
+      await fragmented(prog),
+      "-map",
+      "0",
+      "-c",
+      "copy",
+      "-map_metadata",
+      "-1",
+      "-fflags",
+      "+bitexact",
+      "-movflags",
+      "+faststart",
+      "-f",
+      "mp4",
+      path.join(tmp, "progressive.mp4"),
+    ]);
     const tileEvery = Math.round(layout.interval * fps);
     const coverFrame = Math.min(Math.round(fps), Math.floor(duration * fps) - 1);
     await runFfmpeg([
-      "-i", preview === prog ? path.join(work, `${prog.height}p-fragmented.mp4`) : await fragmented(preview),
+      "-i",
+      preview === prog ? path.join(work, `${prog.height}p-fragmented.mp4`) : await fragmented(preview),
       "-filter_complex",
       `[0:v]split=2[a][b];[a]select='not(mod(n\\,${tileEvery}))',scale=${layout.tileWidth}:${layout.tileHeight}:flags=bicubic,tile=${layout.columns}x${layout.rows}[sb];` +
         `[b]select='eq(n\\,${coverFrame})',scale=640:360:flags=bicubic[cover]`,
-      "-map", "[sb]", "-c:v", "mjpeg", "-q:v", "5", "-pix_fmt", "yuvj420p", "-vsync", "0", "-start_number", "0", "-f", "image2", path.join(work, "sb-%d.jpg"),
-      "-map", "[cover]", "-frames:v", "1", "-c:v", "libwebp", "-quality", "80", "-f", "webp", path.join(tmp, "cover.webp"),
+      "-map",
+      "[sb]",
+      "-c:v",
+      "mjpeg",
+      "-q:v",
+      "5",
+      "-pix_fmt",
+      "yuvj420p",
+      "-vsync",
+      "0",
+      "-start_number",
+      "0",
+      "-f",
+      "image2",
+      path.join(work, "sb-%d.jpg"),
+      "-map",
+      "[cover]",
+      "-frames:v",
+      "1",
+      "-c:v",
+      "libwebp",
+      "-quality",
+      "80",
+      "-f",
+      "webp",
+      path.join(tmp, "cover.webp"),
     ]);
     const sbVersion = hash(JSON.stringify([PACKER_VERSION, FFMPEG_VERSION, source.identity, source.fps, layout, preview.version])).slice(0, 8);
     const sheets = (await readdir(work)).filter((f) => /^sb-[0-9]+\.jpg$/.test(f)).length;
-    if (sheets !== sheetCount(layout)) throw new Error(`storyboard: ffmpeg made ${sheets} sheets, ${sheetCount(layout)} expected for ${tileCount(layout)} tiles`);
+    if (sheets !== sheetCount(layout))
+      throw new Error(`storyboard: ffmpeg made ${sheets} sheets, ${sheetCount(layout)} expected for ${tileCount(layout)} tiles`);
     for (let k = 0; k < sheets; k++) await rename(path.join(work, `sb-${k}.jpg`), path.join(out, streamNames.sprite(sbVersion, k)));
     await writeFile(path.join(out, streamNames.storyboard), writeStoryboardVtt(layout, spriteName(sbVersion)));
     await rm(work, { recursive: true, force: true });

@@ -33,7 +33,10 @@ function hslHex(h: number, s: number, l: number): string {
   const k = (m: number) => (m + h / 30) % 12;
   const a = s * Math.min(l, 1 - l);
   const f = (m: number) => l - a * Math.max(-1, Math.min(k(m) - 3, 9 - k(m), 1));
-  const hex = (x: number) => Math.round(x * 255).toString(16).padStart(2, "0");
+  const hex = (x: number) =>
+    Math.round(x * 255)
+      .toString(16)
+      .padStart(2, "0");
   return `0x${hex(f(0))}${hex(f(8))}${hex(f(4))}`;
 }
 

@@ -39,7 +39,14 @@ interface Upload {
 }
 
 const STAGE: Record<StreamFileKind, number> = {
-  init: 0, segment: 0, sprite: 0, subtitles: 1, storyboard: 1, "media-playlist": 1, "subtitle-playlist": 1, master: 2,
+  init: 0,
+  segment: 0,
+  sprite: 0,
+  subtitles: 1,
+  storyboard: 1,
+  "media-playlist": 1,
+  "subtitle-playlist": 1,
+  master: 2,
 };
 
 /** What to upload for the pack of title n in `dir`. */
@@ -83,7 +90,11 @@ export interface SeedStats {
 }
 
 /** Seeds the packs of the given titles into the local MEDIA bucket (of `wrangler dev`, or of another persistence directory). */
-export async function seedTitles(titles: ReadonlyArray<{ n: number; dir: string }>, log: (line: string) => void = console.log, persistPath: string = PERSIST_PATH): Promise<SeedStats> {
+export async function seedTitles(
+  titles: ReadonlyArray<{ n: number; dir: string }>,
+  log: (line: string) => void = console.log,
+  persistPath: string = PERSIST_PATH,
+): Promise<SeedStats> {
   const started = performance.now();
   const proxy = await openLocalBindings(persistPath);
   const stats: SeedStats = { put: 0, skipped: 0, deleted: 0, bytes: 0 };
@@ -93,18 +104,22 @@ export async function seedTitles(titles: ReadonlyArray<{ n: number; dir: string 
     for (const { n, dir } of titles) {
       const uploads = await uploadsOf(n, dir);
       for (const stage of [0, 1, 2]) {
-        await pool(uploads.filter((u) => u.stage === stage), 16, async (u) => {
-          const bytes = await readFile(u.file);
-          const md5 = createHash("md5").update(bytes).digest("hex");
-          if (existing.get(u.key) === md5) {
-            stats.skipped++;
-            return;
-          }
-          // A plain Uint8Array: the proxy cannot revive Node's Buffer subclass inside workerd.
-          await bucket.put(u.key, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { httpMetadata: { contentType: u.contentType } });
-          stats.put++;
-          stats.bytes += bytes.length;
-        });
+        await pool(
+          uploads.filter((u) => u.stage === stage),
+          16,
+          async (u) => {
+            const bytes = await readFile(u.file);
+            const md5 = createHash("md5").update(bytes).digest("hex");
+            if (existing.get(u.key) === md5) {
+              stats.skipped++;
+              return;
+            }
+            // A plain Uint8Array: the proxy cannot revive Node's Buffer subclass inside workerd.
+            await bucket.put(u.key, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { httpMetadata: { contentType: u.contentType } });
+            stats.put++;
+            stats.bytes += bytes.length;
+          },
+        );
       }
       const wanted = new Set(uploads.map((u) => u.key));
       const stale = [...existing.keys()].filter((k) => k.startsWith(streamKey(n, "")) && !wanted.has(k));

@@ -21,7 +21,6 @@ export interface SourceSpec {
   identity: string;
 }
 
-
 /** SHA-256 of a file's bytes (hex). */
 export async function fileHash(file: string): Promise<string> {
   const hash = createHash("sha256");

@@ -7,10 +7,7 @@ import { Highlighted } from "./Highlighted";
 import type { SearchPopupProps } from "./SearchBox";
 import { FALLBACK_COVER } from "./VideoCard";
 
-type Option =
-  | { kind: "video"; suggestion: Suggestion }
-  | { kind: "history" | "hot"; query: string }
-  | { kind: "clear" };
+type Option = { kind: "video"; suggestion: Suggestion } | { kind: "history" | "hot"; query: string } | { kind: "clear" };
 
 /** Answers already fetched in this page view, by normalised query. */
 const answers = new Map<string, SuggestResponse>();

@@ -42,7 +42,16 @@ export function ForgotPasswordForm({ initialError, sent: initiallySent, onBack }
       <form className="auth-form" method="post" action="/api/auth/recover" onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
         <label className="field">
           <span className="field-label">邮箱</span>
-          <input type="email" name="email" required autoComplete="email" inputMode="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="name@example.com" />
+          <input
+            type="email"
+            name="email"
+            required
+            autoComplete="email"
+            inputMode="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder="name@example.com"
+          />
         </label>
         <button type="submit" className="button button-primary button-block" disabled={submitting}>
           {submitting ? "处理中..." : "发送重设邮件"}

@@ -51,11 +51,27 @@ export function ResetPasswordPage() {
             <input type="hidden" name="token_hash" value={data.tokenHash} />
             <label className="field">
               <span className="field-label">新密码</span>
-              <input type="password" name="password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} placeholder="至少6位" />
+              <input
+                type="password"
+                name="password"
+                required
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                placeholder="至少6位"
+              />
             </label>
             <label className="field">
               <span className="field-label">确认新密码</span>
-              <input type="password" name="confirmPassword" required autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} placeholder="请再次输入新密码" />
+              <input
+                type="password"
+                name="confirmPassword"
+                required
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(e) => setConfirm(e.target.value)}
+                placeholder="请再次输入新密码"
+              />
             </label>
             <button type="submit" className="button button-primary button-block" disabled={submitting}>
               {submitting ? "处理中..." : "设置新密码"}

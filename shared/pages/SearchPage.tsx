@@ -74,12 +74,7 @@ export function SearchPage() {
       ) : null}
 
       {data.items.length > 0 ? (
-        <VideoGrid
-          items={data.items}
-          eagerCount={2}
-          headingLevel={2}
-          renderTitle={(item, title) => <Highlighted text={title} marks={data.marks[item.id]} />}
-        />
+        <VideoGrid items={data.items} eagerCount={2} headingLevel={2} renderTitle={(item, title) => <Highlighted text={title} marks={data.marks[item.id]} />} />
       ) : (
         <>
           <div className="empty-state" role="status">

@@ -48,7 +48,15 @@ export function MenuButton<T extends string | number>(p: MenuButtonProps<T>) {
         }
       }}
     >
-      <button type="button" className="player-button player-menu-button" aria-label={p.ariaLabel} title={p.title} aria-expanded={open} aria-controls={open ? menuId : undefined} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="player-button player-menu-button"
+        aria-label={p.ariaLabel}
+        title={p.title}
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen(!open)}
+      >
         {p.label}
       </button>
       {open ? (

@@ -54,14 +54,26 @@ export function PlayerControls(p: PlayerControlsProps) {
     <div className="player-controls">
       <SeekBar time={p.time} duration={p.duration} onSeek={p.onSeek} onPreviewWanted={p.onPreviewWanted} cueAt={p.cueAt} />
       <div className="player-bar">
-        <button type="button" className="player-button" aria-label={p.playing ? "暂停" : "播放"} title={p.playing ? "暂停 (K)" : "播放 (K)"} onClick={p.onTogglePlay}>
+        <button
+          type="button"
+          className="player-button"
+          aria-label={p.playing ? "暂停" : "播放"}
+          title={p.playing ? "暂停 (K)" : "播放 (K)"}
+          onClick={p.onTogglePlay}
+        >
           <Icon name={p.playing ? "pause" : "play"} />
         </button>
         <button type="button" className="player-button player-restart" aria-label="重新播放" title="重新播放" onClick={p.onRestart}>
           <Icon name="restart" />
         </button>
         <div className="player-volume">
-          <button type="button" className="player-button" aria-label={p.muted ? "取消静音" : "静音"} title={p.muted ? "取消静音 (M)" : "静音 (M)"} onClick={p.onToggleMute}>
+          <button
+            type="button"
+            className="player-button"
+            aria-label={p.muted ? "取消静音" : "静音"}
+            title={p.muted ? "取消静音 (M)" : "静音 (M)"}
+            onClick={p.onToggleMute}
+          >
             <Icon name={p.muted || p.volume === 0 ? "muted" : "volume"} />
           </button>
           <input
@@ -79,7 +91,15 @@ export function PlayerControls(p: PlayerControlsProps) {
         </div>
         <span className="player-time">{`${formatTime(p.time)} / ${formatTime(p.duration)}`}</span>
         <span className="player-spacer" />
-        <MenuButton className="player-speed" label={rateLabel(p.rate)} ariaLabel={`倍速 ${rateLabel(p.rate)}`} title="播放速度" items={RATE_ITEMS} selected={p.rate} onSelect={p.onRate} />
+        <MenuButton
+          className="player-speed"
+          label={rateLabel(p.rate)}
+          ariaLabel={`倍速 ${rateLabel(p.rate)}`}
+          title="播放速度"
+          items={RATE_ITEMS}
+          selected={p.rate}
+          onSelect={p.onRate}
+        />
         {/* Rendered from the server on, so the bar does not shift when the renditions become known. */}
         {p.adaptive ? (
           <MenuButton<QualityChoice>
@@ -92,7 +112,14 @@ export function PlayerControls(p: PlayerControlsProps) {
             onSelect={p.onQuality}
           />
         ) : null}
-        <button type="button" className="player-button player-subtitles" aria-label="字幕" aria-pressed={p.subtitles} title={p.subtitles ? "关闭字幕 (C)" : "开启字幕 (C)"} onClick={p.onToggleSubtitles}>
+        <button
+          type="button"
+          className="player-button player-subtitles"
+          aria-label="字幕"
+          aria-pressed={p.subtitles}
+          title={p.subtitles ? "关闭字幕 (C)" : "开启字幕 (C)"}
+          onClick={p.onToggleSubtitles}
+        >
           <Icon name="subtitles" />
         </button>
         {p.pip ? (
@@ -100,7 +127,13 @@ export function PlayerControls(p: PlayerControlsProps) {
             <Icon name="pip" />
           </button>
         ) : null}
-        <button type="button" className="player-button" aria-label={p.fullscreen ? "退出全屏" : "全屏"} title={p.fullscreen ? "退出全屏 (F)" : "全屏 (F)"} onClick={p.onToggleFullscreen}>
+        <button
+          type="button"
+          className="player-button"
+          aria-label={p.fullscreen ? "退出全屏" : "全屏"}
+          title={p.fullscreen ? "退出全屏 (F)" : "全屏 (F)"}
+          onClick={p.onToggleFullscreen}
+        >
           <Icon name={p.fullscreen ? "exitFullscreen" : "fullscreen"} />
         </button>
       </div>

@@ -14,10 +14,32 @@ export interface PlaybackState {
   waiting: boolean;
 }
 
-const INITIAL: PlaybackState = { playing: false, muted: DEFAULT_PREFS.muted, volume: DEFAULT_PREFS.volume, rate: DEFAULT_PREFS.rate, time: 0, duration: 0, waiting: false };
+const INITIAL: PlaybackState = {
+  playing: false,
+  muted: DEFAULT_PREFS.muted,
+  volume: DEFAULT_PREFS.volume,
+  rate: DEFAULT_PREFS.rate,
+  time: 0,
+  duration: 0,
+  waiting: false,
+};
 
 /** The element's events that change what the controls show. */
-const EVENTS = ["play", "pause", "playing", "waiting", "timeupdate", "seeking", "seeked", "durationchange", "loadedmetadata", "volumechange", "ratechange", "ended", "emptied"] as const;
+const EVENTS = [
+  "play",
+  "pause",
+  "playing",
+  "waiting",
+  "timeupdate",
+  "seeking",
+  "seeked",
+  "durationchange",
+  "loadedmetadata",
+  "volumechange",
+  "ratechange",
+  "ended",
+  "emptied",
+] as const;
 
 /** What the controls show, read from the <video> element's own events (the element is the source of truth). */
 export function usePlaybackState(videoRef: RefObject<HTMLVideoElement | null>): PlaybackState {

@@ -87,7 +87,10 @@ export function usePlayerCommands(videoRef: RefObject<HTMLVideoElement | null>, 
       },
       togglePip: () => {
         if (document.pictureInPictureElement) void document.exitPictureInPicture().catch(() => {});
-        else el().requestPictureInPicture().catch((error: unknown) => console.warn("无法开启画中画", error));
+        else
+          el()
+            .requestPictureInPicture()
+            .catch((error: unknown) => console.warn("无法开启画中画", error));
       },
     };
   }, [videoRef, setPrefs]);

@@ -32,7 +32,15 @@ export function commandFor(event: KeyboardEvent): PlayerCommand | null {
   const target = event.target;
   if (isTypingTarget(target)) return null;
   // A focused slider moves with the arrow keys itself; a focused button or link is activated by Space.
-  if (command !== "toggle" && command !== "fullscreen" && command !== "mute" && command !== "subtitles" && target instanceof HTMLInputElement && target.type === "range") return null;
+  if (
+    command !== "toggle" &&
+    command !== "fullscreen" &&
+    command !== "mute" &&
+    command !== "subtitles" &&
+    target instanceof HTMLInputElement &&
+    target.type === "range"
+  )
+    return null;
   if (event.key === " " && target instanceof Element && target.closest("button, a, summary, [role=button], input, label")) {
     return target instanceof HTMLInputElement && target.type === "range" ? command : null;
   }

@@ -17,7 +17,6 @@ export * from "./query";
 /** 热门搜索 and 热门推荐: how many. */
 export const HOT_COUNT = 8;
 
-
 export function sortSearchResults(videos: readonly Video[], sort: SearchSort): Video[] {
   const copy = videos.slice();
   switch (sort) {
@@ -79,10 +78,17 @@ export function createSearchEngine(catalogue: readonly Video[], keys: PinyinKeys
 
   const ranked = (q: string) => {
     const all = index();
-    return rankDocs(all, queryTerms(q, map)).map((r) => ({ video: catalogue[byId.get(r.doc.id) as number], marks: marksFor(r.doc.title.folded, r.match.title) }));
+    return rankDocs(all, queryTerms(q, map)).map((r) => ({
+      video: catalogue[byId.get(r.doc.id) as number],
+      marks: marksFor(r.doc.title.folded, r.match.title),
+    }));
   };
 
-  const hot = () => catalogue.slice().sort((a, b) => b.rating - a.rating).slice(0, HOT_COUNT);
+  const hot = () =>
+    catalogue
+      .slice()
+      .sort((a, b) => b.rating - a.rating)
+      .slice(0, HOT_COUNT);
 
   return {
     hot,
@@ -121,7 +127,14 @@ export function createSearchEngine(catalogue: readonly Video[], keys: PinyinKeys
       if (!q) return { q, items: [], hot: hot().map((v) => v.title) };
       const items: Suggestion[] = ranked(q)
         .slice(0, MAX_SUGGESTIONS)
-        .map(({ video, marks }) => ({ id: video.id, title: video.title, cover: "/" + video.coverImage, year: video.year, category: video.category[0] ?? "", marks }));
+        .map(({ video, marks }) => ({
+          id: video.id,
+          title: video.title,
+          cover: "/" + video.coverImage,
+          year: video.year,
+          category: video.category[0] ?? "",
+          marks,
+        }));
       return { q, items, hot: [] };
     },
   };

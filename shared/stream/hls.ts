@@ -184,7 +184,10 @@ export function parseAttributes(list: string): Map<string, string> {
 }
 
 function lines(text: string): string[] {
-  const all = text.replace(/^\uFEFF/, "").split(/\r?\n/).map((l) => l.trim());
+  const all = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .map((l) => l.trim());
   if (all[0] !== "#EXTM3U") throw new PlaylistError("not an HLS playlist (no #EXTM3U)");
   return all.filter((l) => l !== "");
 }
@@ -236,7 +239,10 @@ export function parseMasterPlaylist(text: string): MasterPlaylist {
         bandwidth: intOf(bandwidth, "BANDWIDTH"),
         width: resolution ? Number(resolution[1]) : 0,
         height: resolution ? Number(resolution[2]) : 0,
-        codecs: (a.get("CODECS") ?? "").split(",").map((c) => c.trim()).filter(Boolean),
+        codecs: (a.get("CODECS") ?? "")
+          .split(",")
+          .map((c) => c.trim())
+          .filter(Boolean),
         uri,
       };
       if (average !== undefined) variant.averageBandwidth = intOf(average, "AVERAGE-BANDWIDTH");

@@ -104,8 +104,7 @@ export function writeStoryboardVtt(layout: StoryboardLayout, sheetName: (k: numb
     const start = i * layout.interval;
     const end = Math.min(layout.duration, (i + 1) * layout.interval);
     parts.push(
-      `${formatVttTime(start)} --> ${formatVttTime(end)}\n` +
-        `${sheetName(tile.sheet)}#xywh=${tile.x},${tile.y},${layout.tileWidth},${layout.tileHeight}`,
+      `${formatVttTime(start)} --> ${formatVttTime(end)}\n` + `${sheetName(tile.sheet)}#xywh=${tile.x},${tile.y},${layout.tileWidth},${layout.tileHeight}`,
     );
   }
   return parts.join("\n\n") + "\n";

@@ -53,7 +53,10 @@ export function writeVtt(cues: readonly VttCue[], header: readonly string[] = []
 
 /** Parses a WebVTT file: the header lines and every cue (identifiers and settings are dropped). */
 export function parseVtt(text: string): VttFile {
-  const blocks = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split(/\n{2,}/);
+  const blocks = text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split(/\n{2,}/);
   const first = blocks[0].split("\n");
   if (!/^WEBVTT(?:[ \t].*)?$/.test(first[0])) throw new VttError("not a WebVTT file (no WEBVTT signature)");
   const file: VttFile = { header: first.slice(1).filter((l) => l !== ""), cues: [] };

@@ -57,8 +57,7 @@ async function waitPlaying(page: Page, after = 0.2): Promise<void> {
   );
 }
 
-const media = <T>(page: Page, fn: (v: HTMLVideoElement) => T): Promise<T> =>
-  page.$eval(PLAYER, fn as (v: Element) => T);
+const media = <T>(page: Page, fn: (v: HTMLVideoElement) => T): Promise<T> => page.$eval(PLAYER, fn as (v: Element) => T);
 
 const pathname = (page: Page) => new URL(page.url()).pathname;
 
@@ -131,7 +130,9 @@ describe("video detail page", () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       // Touch targets of the player are at least 44px.
       const small = await page.$$eval(".player button", (bs) =>
-        bs.filter((b) => b.getClientRects().length > 0 && (b.clientWidth < 44 || b.clientHeight < 44)).map((b) => b.getAttribute("aria-label") ?? b.textContent),
+        bs
+          .filter((b) => b.getClientRects().length > 0 && (b.clientWidth < 44 || b.clientHeight < 44))
+          .map((b) => b.getAttribute("aria-label") ?? b.textContent),
       );
       expect(small).toEqual([]);
       expect(log.errors).toEqual([]);
@@ -363,13 +364,21 @@ describe("player", () => {
     await page.click(".video-sidebar .video-card a");
     await page.waitForURL((url) => url.pathname !== `/video/${VIDEO}`);
     await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.currentTime ?? 0) > 0.2, PLAYER);
-    expect(await media(page, (v) => ({ rate: v.playbackRate, volume: Math.round(v.volume * 10) / 10, muted: v.muted }))).toEqual({ rate: 1.5, volume: 0.6, muted: true });
+    expect(await media(page, (v) => ({ rate: v.playbackRate, volume: Math.round(v.volume * 10) / 10, muted: v.muted }))).toEqual({
+      rate: 1.5,
+      volume: 0.6,
+      muted: true,
+    });
     expect(await page.locator(".player-unmute").count()).toBe(0); // muted by choice: no prompt
 
     await page.reload();
     await waitForHydration(page);
     await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.currentTime ?? 0) > 0.2, PLAYER);
-    expect(await media(page, (v) => ({ rate: v.playbackRate, volume: Math.round(v.volume * 10) / 10, muted: v.muted }))).toEqual({ rate: 1.5, volume: 0.6, muted: true });
+    expect(await media(page, (v) => ({ rate: v.playbackRate, volume: Math.round(v.volume * 10) / 10, muted: v.muted }))).toEqual({
+      rate: 1.5,
+      volume: 0.6,
+      muted: true,
+    });
     expect(log.errors).toEqual([]);
     await context.close();
   });

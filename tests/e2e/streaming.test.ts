@@ -152,10 +152,14 @@ describe("清晰度 menu", () => {
       await page.click(`.player-quality .player-menu-list button:has-text('${low}P')`);
       await expect.poll(() => quality.textContent()).toBe(`${low}P`);
       // Plays on from where it was, now in the chosen rendition.
-      await page.waitForFunction(({ sel, low }) => {
-        const v = document.querySelector<HTMLVideoElement>(sel);
-        return !!v && !v.paused && v.videoHeight === low && v.currentTime >= 5.5;
-      }, { sel: PLAYER, low }, { timeout: 20_000 });
+      await page.waitForFunction(
+        ({ sel, low }) => {
+          const v = document.querySelector<HTMLVideoElement>(sel);
+          return !!v && !v.paused && v.videoHeight === low && v.currentTime >= 5.5;
+        },
+        { sel: PLAYER, low },
+        { timeout: 20_000 },
+      );
       if (engine === "native") expect(await media(page, (v) => new URL(v.currentSrc).pathname)).toBe(`/stream/${N}/${low}p.m3u8`);
       else expect(segments.some((p) => p.includes(`/${low}p-`))).toBe(true);
 
@@ -163,7 +167,11 @@ describe("清晰度 menu", () => {
       await waitForHydration(page);
       await waitPlaying(page, 0.5);
       await expect.poll(() => quality.getAttribute("aria-label")).toBe(`清晰度：${levelLabel(low)}`);
-      await page.waitForFunction(({ sel, low }) => document.querySelector<HTMLVideoElement>(sel)?.videoHeight === low, { sel: PLAYER, low }, { timeout: 15_000 });
+      await page.waitForFunction(
+        ({ sel, low }) => document.querySelector<HTMLVideoElement>(sel)?.videoHeight === low,
+        { sel: PLAYER, low },
+        { timeout: 15_000 },
+      );
 
       // Back to automatic.
       await quality.click();
@@ -193,7 +201,11 @@ describe("seek preview", () => {
       const image = page.locator(".player-preview-image");
       await image.waitFor({ state: "visible" });
       await expect.poll(() => page.textContent(".player-preview-time")).toBe(formatTime(t));
-      const style = await image.evaluate((el) => ({ bg: getComputedStyle(el).backgroundImage, pos: getComputedStyle(el).backgroundPosition, w: el.clientWidth }));
+      const style = await image.evaluate((el) => ({
+        bg: getComputedStyle(el).backgroundImage,
+        pos: getComputedStyle(el).backgroundPosition,
+        w: el.clientWidth,
+      }));
       expect(style.bg).toContain(`/stream/${N}/${cue.url}`);
       expect(style.pos).toBe(`${-cue.x}px ${-cue.y}px`.replace(/^-0px/, "0px").replace(/ -0px$/, " 0px"));
       // The sprite sheet is really served.
@@ -295,7 +307,9 @@ describe("touch gestures (phone emulation)", () => {
     const { context, page, log } = await phone();
     await media(page, (v) => v.pause());
     const buttons = await page.$$eval(".player-bar button", (bs) =>
-      bs.filter((b) => b.getClientRects().length > 0).map((b) => ({ name: b.getAttribute("aria-label") ?? "", w: b.clientWidth, h: b.clientHeight, right: b.getBoundingClientRect().right })),
+      bs
+        .filter((b) => b.getClientRects().length > 0)
+        .map((b) => ({ name: b.getAttribute("aria-label") ?? "", w: b.clientWidth, h: b.clientHeight, right: b.getBoundingClientRect().right })),
     );
     const names = buttons.map((b) => b.name);
     expect(names.some((n) => n === "暂停" || n === "播放")).toBe(true);

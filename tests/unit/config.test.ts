@@ -42,7 +42,10 @@ describe("config booleans", () => {
 describe("config numbers, URLs, secrets and pairs", () => {
   it("numbers parse from text and are range-checked", () => {
     expect(ok({ ACCOUNT_SERVICE_TIMEOUT_MS: "2500" }).ACCOUNT_SERVICE_TIMEOUT_MS).toBe(2500);
-    expect(ok({ AUTH_SESSION_INACTIVITY_DAYS: 7, AUTH_SESSION_LIFETIME_DAYS: "14" })).toMatchObject({ AUTH_SESSION_INACTIVITY_DAYS: 7, AUTH_SESSION_LIFETIME_DAYS: 14 });
+    expect(ok({ AUTH_SESSION_INACTIVITY_DAYS: 7, AUTH_SESSION_LIFETIME_DAYS: "14" })).toMatchObject({
+      AUTH_SESSION_INACTIVITY_DAYS: 7,
+      AUTH_SESSION_LIFETIME_DAYS: 14,
+    });
     expect(refused({ ACCOUNT_SERVICE_TIMEOUT_MS: "8s" })).toMatch(/ACCOUNT_SERVICE_TIMEOUT_MS: must be a whole number/);
     expect(refused({ ACCOUNT_SERVICE_TIMEOUT_MS: "0" })).toMatch(/ACCOUNT_SERVICE_TIMEOUT_MS: must be at least/);
     expect(refused({ AUTH_SESSION_INACTIVITY_DAYS: "60", AUTH_SESSION_LIFETIME_DAYS: "30" })).toMatch(/AUTH_SESSION_INACTIVITY_DAYS: must not exceed/);

@@ -29,9 +29,7 @@ describe("master playlist", () => {
     const text = writeMasterPlaylist({ variants: [variant(720, 2_300_000), variant(270, 380_000), variant(360, 720_000)], subtitles: [SUBS] });
     const lines = text.trim().split("\n");
     expect(lines.slice(0, 3)).toEqual(["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]);
-    expect(lines).toContain(
-      '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="中文",LANGUAGE="zh-CN",DEFAULT=NO,AUTOSELECT=YES,URI="subtitles-zh-CN.m3u8"',
-    );
+    expect(lines).toContain('#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="中文",LANGUAGE="zh-CN",DEFAULT=NO,AUTOSELECT=YES,URI="subtitles-zh-CN.m3u8"');
     expect(lines.filter((l) => !l.startsWith("#"))).toEqual(["270p.m3u8", "360p.m3u8", "720p.m3u8"]);
     expect(lines).toContain(
       '#EXT-X-STREAM-INF:BANDWIDTH=380000,AVERAGE-BANDWIDTH=304000,RESOLUTION=480x270,CODECS="avc1.4d401e,mp4a.40.2",FRAME-RATE=25.000,SUBTITLES="subs"',

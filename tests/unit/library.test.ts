@@ -197,8 +197,20 @@ describe("parsePrefs", () => {
   });
 
   it("keeps good values", () => {
-    expect(parsePrefs({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true })).toEqual({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true });
-    expect(parsePrefs({ volume: 0, muted: false, rate: 0.5, quality: "auto", subtitles: false })).toEqual({ volume: 0, muted: false, rate: 0.5, quality: "auto", subtitles: false });
+    expect(parsePrefs({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true })).toEqual({
+      volume: 0.3,
+      muted: true,
+      rate: 1.5,
+      quality: 720,
+      subtitles: true,
+    });
+    expect(parsePrefs({ volume: 0, muted: false, rate: 0.5, quality: "auto", subtitles: false })).toEqual({
+      volume: 0,
+      muted: false,
+      rate: 0.5,
+      quality: "auto",
+      subtitles: false,
+    });
   });
 
   it("keeps a 清晰度 only when it is auto or a plausible rendition height", () => {

@@ -7,7 +7,15 @@ const LADDER = [level(270, 420_000), level(360, 850_000), level(720, 2_600_000),
 
 describe("清晰度 labels (the names Chinese video sites use)", () => {
   it("names each usual height", () => {
-    expect([2160, 1080, 720, 480, 360, 270, 240].map(levelLabel)).toEqual(["2160P 超清 4K", "1080P 高清", "720P 清晰", "480P 标清", "360P 流畅", "270P 极速", "240P 极速"]);
+    expect([2160, 1080, 720, 480, 360, 270, 240].map(levelLabel)).toEqual([
+      "2160P 超清 4K",
+      "1080P 高清",
+      "720P 清晰",
+      "480P 标清",
+      "360P 流畅",
+      "270P 极速",
+      "240P 极速",
+    ]);
     expect(qualityName(1440)).toBe("高清");
   });
 

@@ -10,14 +10,29 @@ describe("highlighting", () => {
   it("maps folded matches back to the original title, across dropped punctuation", () => {
     const f = foldText("开麦吧，邻居");
     expect(marksFor(f, [{ start: 2, end: 4 }])).toEqual([[2, 5]]);
-    expect(marksFor(f, [{ start: 0, end: 1 }, { start: 1, end: 2 }, { start: 4, end: 5 }])).toEqual([[0, 2], [5, 6]]);
+    expect(
+      marksFor(f, [
+        { start: 0, end: 1 },
+        { start: 1, end: 2 },
+        { start: 4, end: 5 },
+      ]),
+    ).toEqual([
+      [0, 2],
+      [5, 6],
+    ]);
   });
   it("cuts a title into plain and marked runs; bad marks are ignored", () => {
     expect(segments("雾港来信", [[0, 2]])).toEqual([
       { text: "雾港", marked: true },
       { text: "来信", marked: false },
     ]);
-    expect(segments("雾港", [[1, 9], [-1, 1], [1, 1]])).toEqual([{ text: "雾港", marked: false }]);
+    expect(
+      segments("雾港", [
+        [1, 9],
+        [-1, 1],
+        [1, 1],
+      ]),
+    ).toEqual([{ text: "雾港", marked: false }]);
     expect(segments("", [])).toEqual([{ text: "", marked: false }]);
   });
   it("renders <mark> with every run escaped", () => {

@@ -99,7 +99,9 @@ describe("WebVTT", () => {
   });
 
   it("parses headers, identifiers, settings and NOTE blocks", () => {
-    const file = parseVtt("\uFEFFWEBVTT\r\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\r\n\r\nNOTE hi\r\n\r\nid1\r\n00:01.000 --> 00:02.500 line:90%\r\n一行\r\n二行\r\n");
+    const file = parseVtt(
+      "\uFEFFWEBVTT\r\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\r\n\r\nNOTE hi\r\n\r\nid1\r\n00:01.000 --> 00:02.500 line:90%\r\n一行\r\n二行\r\n",
+    );
     expect(file.header).toEqual(["X-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000"]);
     expect(file.cues).toEqual([{ start: 1, end: 2.5, text: "一行\n二行" }]);
     expect(() => parseVtt("WEBVTT\n\n00:03.000 --> 00:02.000\nx\n")).toThrow(VttError);
@@ -107,7 +109,10 @@ describe("WebVTT", () => {
 });
 
 describe("zh-CN placeholder subtitles", () => {
-  const lines = subtitleLines("雾港来信", "一九四七年的雾港，邮差林默意外截下一封没有署名的信，信中预告了三天后的一桩命案。为了阻止悲剧，他循着邮戳走进了这座港城最深的秘密。");
+  const lines = subtitleLines(
+    "雾港来信",
+    "一九四七年的雾港，邮差林默意外截下一封没有署名的信，信中预告了三天后的一桩命案。为了阻止悲剧，他循着邮戳走进了这座港城最深的秘密。",
+  );
 
   it("opens with the title and splits the description into short lines", () => {
     expect(lines[0]).toBe("「雾港来信」");

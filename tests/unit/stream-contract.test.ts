@@ -98,9 +98,40 @@ describe("parseStreamPath", () => {
   // Why: whatever a client sends, a parsed key stays one plain file name inside stream/{n}/.
   it("random paths never parse into a key outside stream/{n}/", () => {
     const piece = fc.constantFrom(
-      "/", "/stream/", "stream", "..", ".", "%2f", "%2F", "%2e", "%00", "\\", "1", "0", "12", "999999",
-      "master", ".m3u8", "360p", "-", "0123abcd", "init", ".mp4", "00001", ".m4s", "sb", ".jpg",
-      "subtitles-zh-CN", ".vtt", "storyboard", "p", "a", "Z", " ", "?", "#",
+      "/",
+      "/stream/",
+      "stream",
+      "..",
+      ".",
+      "%2f",
+      "%2F",
+      "%2e",
+      "%00",
+      "\\",
+      "1",
+      "0",
+      "12",
+      "999999",
+      "master",
+      ".m3u8",
+      "360p",
+      "-",
+      "0123abcd",
+      "init",
+      ".mp4",
+      "00001",
+      ".m4s",
+      "sb",
+      ".jpg",
+      "subtitles-zh-CN",
+      ".vtt",
+      "storyboard",
+      "p",
+      "a",
+      "Z",
+      " ",
+      "?",
+      "#",
     );
     const validPath = fc
       .tuple(
@@ -109,9 +140,7 @@ describe("parseStreamPath", () => {
       )
       .map(([n, name]) => streamPath(n, name));
     // Valid paths with a piece spliced in somewhere: mostly invalid, sometimes still valid.
-    const nearValid = fc
-      .tuple(validPath, piece, fc.nat())
-      .map(([p, insert, at]) => p.slice(0, at % (p.length + 1)) + insert + p.slice(at % (p.length + 1)));
+    const nearValid = fc.tuple(validPath, piece, fc.nat()).map(([p, insert, at]) => p.slice(0, at % (p.length + 1)) + insert + p.slice(at % (p.length + 1)));
     const path = fc.oneof(
       fc.string(),
       fc.array(piece, { maxLength: 12 }).map((parts) => parts.join("")),

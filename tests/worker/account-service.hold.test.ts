@@ -28,7 +28,15 @@ function harness(overrides: Partial<AccountServiceOptions> = {}): Harness {
   let offset = 0;
   const mail: MailMessage[] = [];
   const mailer: Mailer = { kind: "kept", send: async (m) => void mail.push(m) };
-  const serviceFetch = accountServiceFetch({ db, jwtSecret: "h".repeat(32), issuerBase: "http://localhost", autoConfirm: true, mailer, now: () => Date.now() + offset, ...overrides });
+  const serviceFetch = accountServiceFetch({
+    db,
+    jwtSecret: "h".repeat(32),
+    issuerBase: "http://localhost",
+    autoConfirm: true,
+    mailer,
+    now: () => Date.now() + offset,
+    ...overrides,
+  });
   return {
     fetch: serviceFetch,
     mail,
@@ -196,11 +204,13 @@ describe("supabase-js against the embedded service: e-mail links and sign-out sc
   it("signOut scopes: others keeps this session, local ends only this one, global ends all", async () => {
     const h = harness();
     const { email } = await account(h);
-    const devices = await Promise.all([0, 1, 2, 3].map(async () => {
-      const client = h.client();
-      const { data } = await client.auth.signInWithPassword({ email, password: PASSWORD });
-      return { client, token: data.session!.access_token };
-    }));
+    const devices = await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        const client = h.client();
+        const { data } = await client.auth.signInWithPassword({ email, password: PASSWORD });
+        return { client, token: data.session!.access_token };
+      }),
+    );
     const alive = async () => Promise.all(devices.map(async (d) => !(await h.client().auth.getUser(d.token)).error));
 
     expect((await devices[0].client.auth.signOut({ scope: "others" })).error).toBeNull();

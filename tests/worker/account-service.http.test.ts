@@ -129,12 +129,7 @@ describe("POST /signup", () => {
 
   it("empty or missing password → 400 validation_failed, even with a bad e-mail", async () => {
     const svc = service();
-    for (const body of [
-      { email: uniqueEmail("p"), password: "" },
-      { email: uniqueEmail("p") },
-      { email: "not-an-email", password: "" },
-      { password: "" },
-    ]) {
+    for (const body of [{ email: uniqueEmail("p"), password: "" }, { email: uniqueEmail("p") }, { email: "not-an-email", password: "" }, { password: "" }]) {
       await expectError(await call(svc, "POST", "/signup", { body }), 400, "validation_failed", "Signup requires a valid password");
     }
   });
@@ -163,9 +158,19 @@ describe("POST /signup", () => {
   it("e-mail missing / too long / bad format → 400 validation_failed", async () => {
     const svc = service();
     await expectError(await call(svc, "POST", "/signup", { body: { password: PASSWORD } }), 400, "validation_failed", "An email address is required");
-    await expectError(await call(svc, "POST", "/signup", { body: { email: "", password: PASSWORD } }), 400, "validation_failed", "An email address is required");
+    await expectError(
+      await call(svc, "POST", "/signup", { body: { email: "", password: PASSWORD } }),
+      400,
+      "validation_failed",
+      "An email address is required",
+    );
     const long = `${"a".repeat(244)}@example.com`; // 256 characters
-    await expectError(await call(svc, "POST", "/signup", { body: { email: long, password: PASSWORD } }), 400, "validation_failed", "An email address is too long");
+    await expectError(
+      await call(svc, "POST", "/signup", { body: { email: long, password: PASSWORD } }),
+      400,
+      "validation_failed",
+      "An email address is too long",
+    );
     for (const email of ["plainaddress", "a@", "@example.com", "a b@example.com", "a@exa mple.com", "a@-example.com"]) {
       await expectError(
         await call(svc, "POST", "/signup", { body: { email, password: PASSWORD } }),
@@ -181,7 +186,12 @@ describe("POST /signup", () => {
     const email = uniqueEmail("dup");
     await signUp(svc, email);
     for (const again of [email, email.toUpperCase()]) {
-      await expectError(await call(svc, "POST", "/signup", { body: { email: again, password: "another pw" } }), 422, "user_already_exists", "User already registered");
+      await expectError(
+        await call(svc, "POST", "/signup", { body: { email: again, password: "another pw" } }),
+        422,
+        "user_already_exists",
+        "User already registered",
+      );
     }
   });
 
@@ -257,9 +267,7 @@ describe("password storage", () => {
       expect(value).not.toContain(PASSWORD);
       // Independent re-derivation: the format really is PBKDF2-HMAC-SHA256 over UTF-8.
       const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(PASSWORD), "PBKDF2", false, ["deriveBits"]);
-      const bits = new Uint8Array(
-        await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations: Number(m![1]) }, key, 256),
-      );
+      const bits = new Uint8Array(await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations: Number(m![1]) }, key, 256));
       expect(bits).toEqual(hash);
     }
     // Same password, different salt and hash.
@@ -323,12 +331,7 @@ describe("POST /token", () => {
     for (const body of [{}, { refresh_token: "" }, { refresh_token: "not a token!" }, { refresh_token: "x".repeat(500) }]) {
       await expectError(await call(svc, "POST", "/token?grant_type=refresh_token", { body }), 400, "validation_failed");
     }
-    await expectError(
-      await refresh(svc, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
-      400,
-      "refresh_token_not_found",
-      "Invalid Refresh Token: Refresh Token Not Found",
-    );
+    await expectError(await refresh(svc, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), 400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
   });
 
   it("refresh grant: rotation, parent reuse, 10 s reuse window, then refresh_token_already_used revokes the session", async () => {
@@ -364,10 +367,7 @@ describe("POST /token", () => {
     await expectError(await refresh(svc, t0), 400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
     await expectError(await refresh(svc, t2), 400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
     await expectError(await call(svc, "GET", "/user", { token: s2.access_token }), 403, "session_not_found");
-    const active = await db
-      .prepare("SELECT COUNT(*) AS n FROM refresh_tokens WHERE session_id = ? AND revoked = 0")
-      .bind(sessionId)
-      .first<{ n: number }>();
+    const active = await db.prepare("SELECT COUNT(*) AS n FROM refresh_tokens WHERE session_id = ? AND revoked = 0").bind(sessionId).first<{ n: number }>();
     expect(active?.n).toBe(0);
   });
 
@@ -414,7 +414,10 @@ describe("POST /token", () => {
     // Fill the session's window up to one below the limit (as that many refreshes would), then two more.
     const { limit, windowMs } = RATE_LIMITS.refresh;
     const windowStart = Math.floor(svc.opts.now!() / windowMs) * windowMs;
-    await db.prepare("UPDATE rate_limits SET count = ?2 WHERE key = ?1 AND window_start = ?3").bind(`refresh:${sessionId}`, limit - 1, windowStart).run();
+    await db
+      .prepare("UPDATE rate_limits SET count = ?2 WHERE key = ?1 AND window_start = ?3")
+      .bind(`refresh:${sessionId}`, limit - 1, windowStart)
+      .run();
     expect((await refresh(svc, first.refresh_token, ip)).status).toBe(200);
     await expectError(await refresh(svc, first.refresh_token, ip), 429, "over_request_rate_limit");
     expect((await refresh(svc, b.refresh_token, ip)).status).toBe(200);
@@ -535,7 +538,12 @@ describe("authentication of /user and /logout", () => {
     const s = await signUp(svc, uniqueEmail("gone"));
     const res = await call(svc, "POST", "/logout", { token: s.access_token });
     expect(res.status).toBe(204);
-    await expectError(await call(svc, "GET", "/user", { token: s.access_token }), 403, "session_not_found", "Session from session_id claim in JWT does not exist");
+    await expectError(
+      await call(svc, "GET", "/user", { token: s.access_token }),
+      403,
+      "session_not_found",
+      "Session from session_id claim in JWT does not exist",
+    );
     await expectError(await call(svc, "PUT", "/user", { token: s.access_token, body: { data: { a: 1 } } }), 403, "session_not_found");
     await expectError(await call(svc, "POST", "/logout", { token: s.access_token }), 403, "session_not_found");
     // A well-signed token naming a session that never existed.
@@ -597,7 +605,12 @@ describe("POST /logout", () => {
   it("unknown scope → 400 validation_failed, nothing ended", async () => {
     const svc = service();
     const s = await signUp(svc, uniqueEmail("badscope"));
-    await expectError(await call(svc, "POST", "/logout?scope=everyone", { token: s.access_token }), 400, "validation_failed", 'Unsupported logout scope "everyone"');
+    await expectError(
+      await call(svc, "POST", "/logout?scope=everyone", { token: s.access_token }),
+      400,
+      "validation_failed",
+      'Unsupported logout scope "everyone"',
+    );
     expect(await userStatus(svc, s)).toBe(200);
   });
 });
@@ -743,9 +756,7 @@ describe("request bodies and routing", () => {
 
   it("createAccountService serves the same routes through app.fetch", async () => {
     const app = createAccountService({ db, jwtSecret: SECRET, issuerBase: "http://localhost", autoConfirm: true });
-    const res = await app.fetch(
-      new Request("http://localhost/auth/v1/user", { headers: { Authorization: "Bearer nope" } }),
-    );
+    const res = await app.fetch(new Request("http://localhost/auth/v1/user", { headers: { Authorization: "Bearer nope" } }));
     await expectError(res, 403, "bad_jwt");
   });
 });

@@ -6,7 +6,21 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { RATE_LIMITS } from "../../worker/account-service";
 import { verifyJwt } from "../../worker/account-service/jwt";
-import { absorb, call, decodeSession, expiringCopy, linkIn, mailTo, PASSWORD, setCookies, signUp, uniqueEmail, uniqueIp, userOf, type Jar } from "./helpers/visitor";
+import {
+  absorb,
+  call,
+  decodeSession,
+  expiringCopy,
+  linkIn,
+  mailTo,
+  PASSWORD,
+  setCookies,
+  signUp,
+  uniqueEmail,
+  uniqueIp,
+  userOf,
+  type Jar,
+} from "./helpers/visitor";
 
 const LOCAL = "http://localhost";
 
@@ -64,12 +78,16 @@ describe("rate limits never sign anyone out", () => {
     const { jar } = await signUp("backoff");
     await exhaustRefreshes(jar);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const before = Number((await env.DB.prepare("SELECT count FROM rate_limits WHERE key LIKE 'refresh:%' ORDER BY rowid DESC LIMIT 1").first<{ count: number }>())?.count);
+    const before = Number(
+      (await env.DB.prepare("SELECT count FROM rate_limits WHERE key LIKE 'refresh:%' ORDER BY rowid DESC LIMIT 1").first<{ count: number }>())?.count,
+    );
     // Budget 3000 ms: waits of 200, 400 and 800 ms fit in 1500 ms, 1600 more would not → 4 attempts.
     const started = Date.now();
     await userOf(expiringCopy(jar, -120), { env: { ACCOUNT_SERVICE_TIMEOUT_MS: "3000" } });
     const elapsed = Date.now() - started;
-    const after = Number((await env.DB.prepare("SELECT count FROM rate_limits WHERE key LIKE 'refresh:%' ORDER BY rowid DESC LIMIT 1").first<{ count: number }>())?.count);
+    const after = Number(
+      (await env.DB.prepare("SELECT count FROM rate_limits WHERE key LIKE 'refresh:%' ORDER BY rowid DESC LIMIT 1").first<{ count: number }>())?.count,
+    );
     expect(after - before).toBe(4);
     expect(elapsed).toBeGreaterThanOrEqual(1400);
     errors.mockRestore();
@@ -99,7 +117,10 @@ describe("per-account throttling", () => {
     const unknown = uniqueEmail("unknown");
     const answers: Record<string, string[]> = { known: [], unknown: [] };
     for (let i = 0; i < 6; i++) {
-      for (const [key, address] of [["known", email], ["unknown", unknown]] as const) {
+      for (const [key, address] of [
+        ["known", email],
+        ["unknown", unknown],
+      ] as const) {
         const res = await call("POST", "/api/auth/sign-in", { json: { email: address, password: "wrong-password" } });
         answers[key].push(`${res.status} ${await res.text()}`);
       }
@@ -114,7 +135,10 @@ describe("per-account throttling", () => {
     expect((await call("POST", "/api/auth/sign-in", { base: LOCAL, json: { email, password: PASSWORD } })).status).toBe(429);
     expect((await call("POST", "/api/auth/recover", { base: LOCAL, json: { email } })).status).toBe(200);
     const tokenHash = linkIn((await mailTo(email))[0]).searchParams.get("token_hash")!;
-    const reset = await call("POST", "/api/auth/reset", { base: LOCAL, json: { token_hash: tokenHash, password: "a-new-pass-2", confirmPassword: "a-new-pass-2" } });
+    const reset = await call("POST", "/api/auth/reset", {
+      base: LOCAL,
+      json: { token_hash: tokenHash, password: "a-new-pass-2", confirmPassword: "a-new-pass-2" },
+    });
     expect(reset.status).toBe(200);
     expect((await call("POST", "/api/auth/sign-in", { base: LOCAL, json: { email, password: "a-new-pass-2" } })).status).toBe(200);
   });
@@ -175,7 +199,8 @@ describe("signing key", () => {
 
 describe("devices and sign-out scopes", () => {
   const CHROME_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
-  const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1";
+  const SAFARI_IPHONE =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1";
 
   async function device(email: string, userAgent: string, country: string): Promise<Jar> {
     const res = await call("POST", "/api/auth/sign-in", { json: { email, password: PASSWORD }, headers: { "User-Agent": userAgent, "CF-IPCountry": country } });
@@ -197,7 +222,10 @@ describe("devices and sign-out scopes", () => {
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
     const labels = sessions.map((s) => `${s.device} / ${s.country}`);
     expect(labels).toContain("Chrome 120 · Windows 10 / 中国");
-    expect(labels.some((l) => /^Safari 17 · iOS 17 \/ (中国)?香港/.test(l)), labels.join(", ")).toBe(true);
+    expect(
+      labels.some((l) => /^Safari 17 · iOS 17 \/ (中国)?香港/.test(l)),
+      labels.join(", "),
+    ).toBe(true);
     expect(labels).toContain("Chrome 120 · Windows 10 / 美国");
 
     const iphone = sessions.find((s) => s.device.startsWith("Safari"))!;
@@ -241,7 +269,11 @@ describe("configuration", () => {
 
   it("a bad value stops the site with a clear 503 and a log line naming the variable", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    for (const [name, value] of [["EXPOSE_ACCOUNT_API", "maybe"], ["AUTH_JWT_SECRET", "short"], ["ACCOUNT_SERVICE_TIMEOUT_MS", "8s"]] as const) {
+    for (const [name, value] of [
+      ["EXPOSE_ACCOUNT_API", "maybe"],
+      ["AUTH_JWT_SECRET", "short"],
+      ["ACCOUNT_SERVICE_TIMEOUT_MS", "8s"],
+    ] as const) {
       const res = await call("GET", "/", { env: { [name]: value } });
       expect(res.status).toBe(503);
       expect(await res.text()).toContain("站点配置有误");
@@ -288,7 +320,10 @@ describe("password reset", () => {
 
     const mismatch = await call("POST", "/api/auth/reset", { base: LOCAL, json: { token_hash: tokenHash, password: "new-pass-3", confirmPassword: "other" } });
     expect(mismatch.status).toBe(400);
-    const reset = await call("POST", "/api/auth/reset", { base: LOCAL, json: { token_hash: tokenHash, password: "new-pass-3", confirmPassword: "new-pass-3" } });
+    const reset = await call("POST", "/api/auth/reset", {
+      base: LOCAL,
+      json: { token_hash: tokenHash, password: "new-pass-3", confirmPassword: "new-pass-3" },
+    });
     expect(reset.status).toBe(200);
     const signedIn = absorb(new Map(), reset);
     expect((await userOf(signedIn, { base: LOCAL })).email).toBe(email);
@@ -296,7 +331,10 @@ describe("password reset", () => {
     expect((await userOf(oldDevice, { base: LOCAL })).email).toBeNull();
     expect((await call("POST", "/api/auth/sign-in", { base: LOCAL, json: { email, password: PASSWORD } })).status).toBe(400);
 
-    const again = await call("POST", "/api/auth/reset", { base: LOCAL, json: { token_hash: tokenHash, password: "new-pass-4", confirmPassword: "new-pass-4" } });
+    const again = await call("POST", "/api/auth/reset", {
+      base: LOCAL,
+      json: { token_hash: tokenHash, password: "new-pass-4", confirmPassword: "new-pass-4" },
+    });
     expect(again.status).toBe(400);
     expect(((await again.json()) as { error: { message: string } }).error.message).toBe("链接已失效或已被使用，请重新发送邮件");
   });

@@ -169,7 +169,9 @@ function authErrorBox(html: string): string | null {
 
 /** Every cookie name the request sent is expired by the response. */
 function expectCleared(res: Response, names: string[]): void {
-  const cleared = setCookies(res).filter(isCleared).map((c) => c.name);
+  const cleared = setCookies(res)
+    .filter(isCleared)
+    .map((c) => c.name);
   for (const name of names) expect(cleared).toContain(name);
   expect(res.headers.get("Cache-Control")).toBe("private, no-store");
 }
@@ -442,7 +444,11 @@ describe("CSRF", () => {
     const { jar } = await signUp("csrf2");
     const out = await call("POST", "/api/auth/sign-out", { jar, json: {}, headers: { Origin: "https://evil.example" } });
     expect(out.status).toBe(403);
-    const put = await call("PUT", "/api/auth/user", { jar, json: { data: { library: { favourites: ["video_001"], history: [] } } }, headers: { "Sec-Fetch-Site": "cross-site" } });
+    const put = await call("PUT", "/api/auth/user", {
+      jar,
+      json: { data: { library: { favourites: ["video_001"], history: [] } } },
+      headers: { "Sec-Fetch-Site": "cross-site" },
+    });
     expect(put.status).toBe(403);
     expect((await json(await call("GET", "/api/auth/user", { jar }))).library.favourites).toEqual([]);
 
@@ -507,7 +513,11 @@ describe("request bodies", () => {
   });
 
   it("wrong content type → 415", async () => {
-    await expectError(await call("POST", "/api/auth/sign-in", { body: '{"email":"a@b.c","password":"x"}', contentType: "text/plain" }), 415, "unsupported_media_type");
+    await expectError(
+      await call("POST", "/api/auth/sign-in", { body: '{"email":"a@b.c","password":"x"}', contentType: "text/plain" }),
+      415,
+      "unsupported_media_type",
+    );
     await expectError(await call("POST", "/api/auth/sign-up", { body: "x", contentType: "multipart/form-data; boundary=x" }), 415, "unsupported_media_type");
     await expectError(await call("POST", "/api/auth/sign-in", { body: "{}" }), 415, "unsupported_media_type");
   });
@@ -527,7 +537,11 @@ describe("request bodies", () => {
   it("invalid UTF-8 → 400", async () => {
     const bytes = new Uint8Array([0x7b, 0x22, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]); // {"e":"\xff\xfe"}
     await expectError(await call("POST", "/api/auth/sign-in", { body: bytes, contentType: "application/json" }), 400, "bad_json");
-    await expectError(await call("POST", "/api/auth/sign-up", { body: new Uint8Array([0x65, 0x3d, 0xc3]), contentType: "application/x-www-form-urlencoded" }), 400, "bad_json");
+    await expectError(
+      await call("POST", "/api/auth/sign-up", { body: new Uint8Array([0x65, 0x3d, 0xc3]), contentType: "application/x-www-form-urlencoded" }),
+      400,
+      "bad_json",
+    );
   });
 
   it("an unknown API path is a JSON 404", async () => {
@@ -584,7 +598,9 @@ describe("account service unreachable", () => {
     expect(["操作失败，请重试", "账号服务暂时不可用，请稍后重试"]).toContain(body.error.message);
     expect(elapsed).toBeLessThan(5000);
 
-    const signUpDown = await callWith(DOWN, "POST", "/api/auth/sign-up", { json: { email: uniqueEmail("down"), password: PASSWORD, confirmPassword: PASSWORD } });
+    const signUpDown = await callWith(DOWN, "POST", "/api/auth/sign-up", {
+      json: { email: uniqueEmail("down"), password: PASSWORD, confirmPassword: PASSWORD },
+    });
     expect(signUpDown.status).toBe(503);
 
     const home = await callWith(DOWN, "GET", "/");
@@ -691,7 +707,10 @@ describe("the no-JavaScript form path", () => {
   });
 
   it("form sign-up errors go back to the sign-up form with the message", async () => {
-    const mismatch = await call("POST", "/api/auth/sign-up", { headers: page, form: { email: uniqueEmail("formv"), password: "abcdef", confirmPassword: "abcxyz" } });
+    const mismatch = await call("POST", "/api/auth/sign-up", {
+      headers: page,
+      form: { email: uniqueEmail("formv"), password: "abcdef", confirmPassword: "abcxyz" },
+    });
     expect(mismatch.status).toBe(303);
     expect(mismatch.headers.get("Location")).toBe("/auth?mode=signup&error=password_mismatch");
     expect(authErrorBox(await (await call("GET", mismatch.headers.get("Location")!)).text())).toBe("密码确认不匹配");

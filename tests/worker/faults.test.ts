@@ -173,7 +173,8 @@ describe("account service faults", () => {
     expect(accountServiceTimeoutMs({} as Env)).toBe(8000);
     expect(accountServiceTimeoutMs({ ACCOUNT_SERVICE_TIMEOUT_MS: "250" } as Env)).toBe(250);
     // Bad values are configuration errors (worker/config.ts), never silently replaced.
-    for (const bad of ["", "abc", "-5", "0"]) expect(() => accountServiceTimeoutMs({ ACCOUNT_SERVICE_TIMEOUT_MS: bad } as Env)).toThrow(/ACCOUNT_SERVICE_TIMEOUT_MS/);
+    for (const bad of ["", "abc", "-5", "0"])
+      expect(() => accountServiceTimeoutMs({ ACCOUNT_SERVICE_TIMEOUT_MS: bad } as Env)).toThrow(/ACCOUNT_SERVICE_TIMEOUT_MS/);
   });
 
   it("down (connection refused): sign-in 503, browsing works, sessions kept — and no 30 s refresh retries", async () => {

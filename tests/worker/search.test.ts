@@ -65,7 +65,12 @@ describe("search JSON endpoints", () => {
   });
 
   it("bad input gets an answer, never an error", async () => {
-    for (const path of ["/api/search/suggest?q=%", "/api/search/suggest?q=%E7%94", "/api/search?page=-1&sort=x&category=%00", "/api/search/suggest?q=" + "长".repeat(1500)]) {
+    for (const path of [
+      "/api/search/suggest?q=%",
+      "/api/search/suggest?q=%E7%94",
+      "/api/search?page=-1&sort=x&category=%00",
+      "/api/search/suggest?q=" + "长".repeat(1500),
+    ]) {
       const res = await SELF.fetch(BASE + path);
       expect(res.status, path).toBe(200);
       await res.json();

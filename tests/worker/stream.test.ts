@@ -8,14 +8,7 @@ import { serveThroughEdgeCache } from "../../worker/stream/edge-cache";
 import { loadWholeObject } from "../../worker/stream/r2-source";
 import { sliceBody } from "../../worker/stream/slice";
 import { MEDIA_CACHE_CONTROL } from "../../worker/media/serve";
-import {
-  IMMUTABLE_CACHE_CONTROL,
-  SHORT_CACHE_CONTROL,
-  streamKey,
-  streamNames,
-  streamPath,
-  type StreamFileKind,
-} from "../../shared/stream/contract";
+import { IMMUTABLE_CACHE_CONTROL, SHORT_CACHE_CONTROL, streamKey, streamNames, streamPath, type StreamFileKind } from "../../shared/stream/contract";
 
 /** Its own origin: cache entries of other test files never meet these. */
 const ORIGIN = "https://stream.test";
@@ -99,7 +92,12 @@ describe("stream files: contract types and caching", () => {
     expect(res.headers.get("Last-Modified")).toBe(stored!.uploaded.toUTCString());
     expect(res.headers.get("Accept-Ranges")).toBe("bytes");
     expect(res.headers.get("Content-Encoding")).toBeNull();
-    expect(body).toEqual(content(stored!.size, FILES.findIndex(([, n]) => n === name)));
+    expect(body).toEqual(
+      content(
+        stored!.size,
+        FILES.findIndex(([, n]) => n === name),
+      ),
+    );
   });
 
   // Why: the point of the edge cache — R2 is read once per edge location, not once per viewer.
@@ -187,8 +185,7 @@ describe("stream files: Range, HEAD and conditional requests", () => {
   it("Range on a cached segment → 206/416/200 exactly like the progressive media, without R2", async () => {
     await fetchPath(streamPath(5, SEGMENT));
     const spy = bucketSpy();
-    const get = (range: string, extra: Record<string, string> = {}) =>
-      fetchPath(streamPath(5, SEGMENT), { headers: { Range: range, ...extra } }, spy.bucket);
+    const get = (range: string, extra: Record<string, string> = {}) => fetchPath(streamPath(5, SEGMENT), { headers: { Range: range, ...extra } }, spy.bucket);
     for (const [range, start, end] of [
       ["bytes=0-0", 0, 0],
       ["bytes=0-99", 0, 99],
@@ -416,7 +413,10 @@ describe("progressive media through the edge cache", () => {
 
   // Why: a video or cover is read from R2 once per edge location (answer + whole fill); later viewers get the cached copy.
   it("a second GET of /N.mp4 and /N.webp is served from the cache without R2", async () => {
-    for (const [path, seed] of [["/41.mp4", 41], ["/43.webp", 43]] as const) {
+    for (const [path, seed] of [
+      ["/41.mp4", 41],
+      ["/43.webp", 43],
+    ] as const) {
       const key = path.slice(1);
       const first = bucketSpy();
       const a = await fetchPath(path, undefined, first.bucket);
@@ -521,7 +521,11 @@ describe("edge cache: ranged reads of large cached copies", () => {
   async function fetchVia(cache: Cache, path: string, init?: RequestInit): Promise<Fetched> {
     const small = new Hono<AppEnv>();
     small.get("*", (c) =>
-      serveThroughEdgeCache(c, { loadWhole: () => loadWholeObject(c.env.MEDIA, "big.bin", { contentType: "video/mp4", cacheControl: "public, max-age=600" }) }, { cache }),
+      serveThroughEdgeCache(
+        c,
+        { loadWhole: () => loadWholeObject(c.env.MEDIA, "big.bin", { contentType: "video/mp4", cacheControl: "public, max-age=600" }) },
+        { cache },
+      ),
     );
     const ctx = createExecutionContext();
     const res = await small.fetch(new Request(ORIGIN + path, init), env, ctx);
@@ -576,25 +580,20 @@ describe("sliceBody", () => {
   // Why: cached bodies arrive in chunks of any size; a slice must be exact across every chunk boundary.
   it("returns exactly bytes start..end for any chunking", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.uint8Array({ minLength: 0, maxLength: 64 }), { minLength: 1, maxLength: 20 }),
-        fc.nat(),
-        fc.nat(),
-        async (chunks, a, b) => {
-          const all = Uint8Array.from(chunks.flatMap((chunk) => [...chunk]));
-          fc.pre(all.length > 0);
-          const start = a % all.length;
-          const end = start + (b % (all.length - start));
-          const source = new ReadableStream<Uint8Array>({
-            start(controller) {
-              for (const chunk of chunks) controller.enqueue(chunk);
-              controller.close();
-            },
-          });
-          const sliced = new Uint8Array(await new Response(sliceBody(source, start, end)).arrayBuffer());
-          expect(sliced).toEqual(all.slice(start, end + 1));
-        },
-      ),
+      fc.asyncProperty(fc.array(fc.uint8Array({ minLength: 0, maxLength: 64 }), { minLength: 1, maxLength: 20 }), fc.nat(), fc.nat(), async (chunks, a, b) => {
+        const all = Uint8Array.from(chunks.flatMap((chunk) => [...chunk]));
+        fc.pre(all.length > 0);
+        const start = a % all.length;
+        const end = start + (b % (all.length - start));
+        const source = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        });
+        const sliced = new Uint8Array(await new Response(sliceBody(source, start, end)).arrayBuffer());
+        expect(sliced).toEqual(all.slice(start, end + 1));
+      }),
       { numRuns: 200 },
     );
   });

@@ -29,7 +29,10 @@ export function createAccountService(opts: AccountServiceOptions): Hono {
     return errorResponse(unexpectedFailure());
   });
   app.notFound(() => errorResponse(new AuthServiceError(404, "not_found", "Not found")));
-  app.use(`${BASE_PATH}/*`, limitBody(() => errorResponse(requestTooLarge(MAX_BODY_BYTES))));
+  app.use(
+    `${BASE_PATH}/*`,
+    limitBody(() => errorResponse(requestTooLarge(MAX_BODY_BYTES))),
+  );
 
   signupRoute(app, svc);
   tokenRoute(app, svc);

@@ -19,13 +19,7 @@ export class AuthServiceError extends Error {
   /** Extra response headers (e.g. `Retry-After`). */
   readonly headers: Record<string, string> | undefined;
 
-  constructor(
-    status: ErrorStatus,
-    code: string,
-    message: string,
-    extra?: Record<string, unknown>,
-    headers?: Record<string, string>,
-  ) {
+  constructor(status: ErrorStatus, code: string, message: string, extra?: Record<string, unknown>, headers?: Record<string, string>) {
     super(message);
     this.name = "AuthServiceError";
     this.status = status;
@@ -50,14 +44,11 @@ export function errorResponse(err: AuthServiceError): Response {
 
 // ---- the errors of the contract ------------------------------------------------------------
 
-export const validationFailed = (message: string) =>
-  new AuthServiceError(400, "validation_failed", message);
+export const validationFailed = (message: string) => new AuthServiceError(400, "validation_failed", message);
 
-export const badJson = () =>
-  new AuthServiceError(400, "bad_json", "Could not parse request body as JSON");
+export const badJson = () => new AuthServiceError(400, "bad_json", "Could not parse request body as JSON");
 
-export const requestTooLarge = (limit: number) =>
-  new AuthServiceError(413, "request_too_large", `Request body must not exceed ${limit} bytes`);
+export const requestTooLarge = (limit: number) => new AuthServiceError(413, "request_too_large", `Request body must not exceed ${limit} bytes`);
 
 export const weakPassword = (minLength: number) =>
   new AuthServiceError(422, "weak_password", `Password should be at least ${minLength} characters.`, {
@@ -69,30 +60,19 @@ export const rateLimited = (retryAfterSeconds: number) =>
     "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 
-export const invalidCredentials = (message = "Invalid login credentials") =>
-  new AuthServiceError(400, "invalid_credentials", message);
+export const invalidCredentials = (message = "Invalid login credentials") => new AuthServiceError(400, "invalid_credentials", message);
 
-export const noAuthorization = () =>
-  new AuthServiceError(401, "no_authorization", "This endpoint requires a valid Bearer token");
+export const noAuthorization = () => new AuthServiceError(401, "no_authorization", "This endpoint requires a valid Bearer token");
 
-export const badJwt = (reason: string) =>
-  new AuthServiceError(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);
+export const badJwt = (reason: string) => new AuthServiceError(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);
 
-export const sessionNotFound = () =>
-  new AuthServiceError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
+export const sessionNotFound = () => new AuthServiceError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
 
-export const refreshTokenNotFound = () =>
-  new AuthServiceError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
+export const refreshTokenNotFound = () => new AuthServiceError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
 
-export const refreshTokenAlreadyUsed = () =>
-  new AuthServiceError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
+export const refreshTokenAlreadyUsed = () => new AuthServiceError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
 
-export const unexpectedFailure = () =>
-  new AuthServiceError(
-    500,
-    "unexpected_failure",
-    "Unexpected failure, please check server logs for more information",
-  );
+export const unexpectedFailure = () => new AuthServiceError(500, "unexpected_failure", "Unexpected failure, please check server logs for more information");
 
 /** Per-account throttling: the same answer for known and unknown addresses, whatever the password. */
 export const tooManyAttempts = (retryAfterSeconds: number) =>

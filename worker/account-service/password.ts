@@ -21,11 +21,7 @@ const KEY_BYTES = 32;
 
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", utf8.encode(password), "PBKDF2", false, ["deriveBits"]);
-  const bits = await crypto.subtle.deriveBits(
-    { name: "PBKDF2", hash: "SHA-256", salt, iterations },
-    key,
-    KEY_BYTES * 8,
-  );
+  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, KEY_BYTES * 8);
   return new Uint8Array(bits);
 }
 
@@ -64,8 +60,7 @@ function parseHash(stored: string): ParsedHash | null {
  * A well-formed hash of no real password: verifying against it costs the same as verifying a
  * real user's password, so unknown e-mail addresses and wrong passwords take similar time.
  */
-export const DUMMY_PASSWORD_HASH =
-  `${PASSWORD_SCHEME}$${PBKDF2_ITERATIONS}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;
+export const DUMMY_PASSWORD_HASH = `${PASSWORD_SCHEME}$${PBKDF2_ITERATIONS}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;
 
 const DUMMY_PARSED = parseHash(DUMMY_PASSWORD_HASH)!;
 

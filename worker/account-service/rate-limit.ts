@@ -52,7 +52,10 @@ export async function enforceRateLimit(db: D1Database, rule: RateLimitRule, subj
     .bind(key, windowStart)
     .first<{ count: number }>();
   if (Math.random() < 0.01) {
-    await db.prepare("DELETE FROM rate_limits WHERE window_start < ?1").bind(nowMs - STALE_AFTER_MS).run();
+    await db
+      .prepare("DELETE FROM rate_limits WHERE window_start < ?1")
+      .bind(nowMs - STALE_AFTER_MS)
+      .run();
   }
   if (row && row.count > rule.limit) {
     throw rateLimited((windowStart + rule.windowMs - nowMs) / 1000);

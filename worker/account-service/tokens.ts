@@ -125,22 +125,14 @@ export function newSession(
         .prepare(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?1, ?2, ?3, ?3, NULL, ?4, ?5, ?6)`)
         .bind(session.id, userId, now, session.user_agent, session.country, session.ip),
       db
-        .prepare(
-          "INSERT INTO refresh_tokens (token, session_id, user_id, parent, revoked, created_at, updated_at) " +
-            "VALUES (?1, ?2, ?3, NULL, 0, ?4, ?4)",
-        )
+        .prepare("INSERT INTO refresh_tokens (token, session_id, user_id, parent, revoked, created_at, updated_at) " + "VALUES (?1, ?2, ?3, NULL, 0, ?4, ?4)")
         .bind(refreshToken, session.id, userId, now),
     ],
   };
 }
 
 /** Signs the access token and builds the `/token` answer. */
-export async function sessionResponse(
-  ctx: TokenContext,
-  user: UserRow,
-  session: SessionRow,
-  refreshToken: string,
-): Promise<SessionResponse> {
+export async function sessionResponse(ctx: TokenContext, user: UserRow, session: SessionRow, refreshToken: string): Promise<SessionResponse> {
   const iat = Math.floor(ctx.nowMs / 1000);
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
   const accessToken = await signJwt(
@@ -194,10 +186,7 @@ export async function rotateRefreshToken(ctx: TokenContext, found: RefreshTokenR
   const token = found.token;
   let row: RefreshTokenRow | null = found;
 
-  const [sessionResult, userResult] = await db.batch([
-    selectSessionStatement(db, row.session_id),
-    selectUserByIdStatement(db, row.user_id),
-  ]);
+  const [sessionResult, userResult] = await db.batch([selectSessionStatement(db, row.session_id), selectUserByIdStatement(db, row.user_id)]);
   const session = (sessionResult.results[0] as SessionRow | undefined) ?? null;
   const user = (userResult.results[0] as UserRow | undefined) ?? null;
   if (!session || !user || session.user_id !== user.id) throw refreshTokenNotFound();
@@ -249,15 +238,9 @@ export type LogoutScope = "global" | "local" | "others";
 export async function logout(db: D1Database, scope: LogoutScope, userId: string, sessionId: string): Promise<void> {
   const statements: D1PreparedStatement[] =
     scope === "global"
-      ? [
-          db.prepare("DELETE FROM refresh_tokens WHERE user_id = ?1").bind(userId),
-          db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
-        ]
+      ? [db.prepare("DELETE FROM refresh_tokens WHERE user_id = ?1").bind(userId), db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId)]
       : scope === "local"
-        ? [
-            db.prepare("DELETE FROM refresh_tokens WHERE session_id = ?1").bind(sessionId),
-            db.prepare("DELETE FROM sessions WHERE id = ?1").bind(sessionId),
-          ]
+        ? [db.prepare("DELETE FROM refresh_tokens WHERE session_id = ?1").bind(sessionId), db.prepare("DELETE FROM sessions WHERE id = ?1").bind(sessionId)]
         : deleteOtherSessionsStatements(db, userId, sessionId);
   await db.batch(statements);
 }
@@ -272,8 +255,7 @@ export function deleteOtherSessionsStatements(db: D1Database, userId: string, ke
 
 /** Ended sessions of a user (revoked over a day ago, idle or past their lifetime): housekeeping at sign-in. */
 export function pruneEndedSessionsStatements(db: D1Database, userId: string, nowMs: number, policy: SessionPolicy): D1PreparedStatement[] {
-  const ended =
-    "SELECT id FROM sessions WHERE user_id = ?1 AND ((not_after IS NOT NULL AND not_after < ?2) OR updated_at < ?3 OR created_at < ?4)";
+  const ended = "SELECT id FROM sessions WHERE user_id = ?1 AND ((not_after IS NOT NULL AND not_after < ?2) OR updated_at < ?3 OR created_at < ?4)";
   const args = [userId, isoTime(nowMs - 86_400_000), isoTime(nowMs - policy.inactivityMs), isoTime(nowMs - policy.lifetimeMs)];
   return [
     db.prepare(`DELETE FROM refresh_tokens WHERE session_id IN (${ended})`).bind(...args),

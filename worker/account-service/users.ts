@@ -211,18 +211,9 @@ export function updateConfirmationSentStatement(db: D1Database, id: string, nowI
   return db.prepare("UPDATE users SET confirmation_sent_at = ?2, updated_at = ?2 WHERE id = ?1").bind(id, nowIso);
 }
 
-export function updateProfileStatement(
-  db: D1Database,
-  id: string,
-  userMetadata: Metadata,
-  passwordHash: string | null,
-  nowIso: string,
-): D1PreparedStatement {
+export function updateProfileStatement(db: D1Database, id: string, userMetadata: Metadata, passwordHash: string | null, nowIso: string): D1PreparedStatement {
   return db
-    .prepare(
-      "UPDATE users SET raw_user_meta_data = ?2, encrypted_password = COALESCE(?3, encrypted_password), " +
-        "updated_at = ?4 WHERE id = ?1",
-    )
+    .prepare("UPDATE users SET raw_user_meta_data = ?2, encrypted_password = COALESCE(?3, encrypted_password), " + "updated_at = ?4 WHERE id = ?1")
     .bind(id, JSON.stringify(userMetadata), passwordHash, nowIso);
 }
 

@@ -10,7 +10,17 @@ import { isCrossSiteRequest } from "./csrf";
 import { deviceRoutes } from "./devices";
 import { emailLinkRoutes } from "./email-links";
 import { API_RATE_LIMITS, formNext, formRedirect, jsonError, limited, nextParam, serviceError, unavailable } from "./responses";
-import { accountStep, applySession, clearSessionCookies, createRequestSession, currentUser, dropCodeVerifier, isUser, libraryOf, toSessionUser } from "./session";
+import {
+  accountStep,
+  applySession,
+  clearSessionCookies,
+  createRequestSession,
+  currentUser,
+  dropCodeVerifier,
+  isUser,
+  libraryOf,
+  toSessionUser,
+} from "./session";
 
 export { API_RATE_LIMITS } from "./responses";
 
@@ -24,7 +34,10 @@ authApi.use("*", async (c, next) => {
   await next();
   c.header("Cache-Control", c.res.headers.get("Cache-Control") ?? "no-store");
 });
-authApi.use("*", limitBody((c) => jsonError(c, 413, "payload_too_large")));
+authApi.use(
+  "*",
+  limitBody((c) => jsonError(c, 413, "payload_too_large")),
+);
 
 authApi.post("/sign-in", async (c) => {
   const body = await readAuthBody(c.req.raw);
@@ -72,7 +85,14 @@ authApi.post("/sign-up", async (c) => {
   if (!isUser(data.user)) return body.form ? back("unknown") : unavailable(c, "sign-up answered without a user");
   const signedIn = Boolean(data.session && data.user);
   if (body.form) return signedIn ? formRedirect(c, session, next) : formRedirect(c, session, `/auth?mode=signin&notice=signed-up${nextParam(next)}`);
-  return applySession(session, c.json({ user: signedIn && data.user ? toSessionUser(data.user) : null, library: signedIn && data.user ? libraryOf(data.user) : null, confirmationRequired: !signedIn }));
+  return applySession(
+    session,
+    c.json({
+      user: signedIn && data.user ? toSessionUser(data.user) : null,
+      library: signedIn && data.user ? libraryOf(data.user) : null,
+      confirmationRequired: !signedIn,
+    }),
+  );
 });
 
 authApi.get("/sign-out", (c) => jsonError(c, 405, "method_not_allowed", "请使用 POST 退出登录"));

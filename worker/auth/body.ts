@@ -1,8 +1,7 @@
 import { readForm, readJsonObject } from "../request-body";
 
 export type BodyResult =
-  | { ok: true; form: boolean; value: Record<string, unknown> }
-  | { ok: false; status: 400 | 415; code: "bad_json" | "unsupported_media_type" };
+  { ok: true; form: boolean; value: Record<string, unknown> } | { ok: false; status: 400 | 415; code: "bad_json" | "unsupported_media_type" };
 
 /**
  * Reads a JSON object (fetch from the page) or an urlencoded form (the no-JavaScript form),

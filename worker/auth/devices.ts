@@ -11,7 +11,6 @@ import { countryName, deviceLabel } from "./device";
 import { jsonError } from "./responses";
 import { applySession, createRequestSession, currentUser, type RequestSession } from "./session";
 
-
 /** A call to the service's /sessions API with the visitor's (possibly just refreshed) access token. */
 async function sessionsCall(session: RequestSession, method: "GET" | "DELETE", path = ""): Promise<Response | null> {
   const { data } = await session.client.auth.getSession();
@@ -60,7 +59,15 @@ async function signOutDevice(c: AppContext): Promise<Response> {
   const response = await sessionsCall(session, "DELETE", `/${id}`).catch(() => null);
   const wantsPage = (c.req.header("Accept") ?? "").includes("text/html") && !(c.req.header("Content-Type") ?? "").includes("json");
   if (response?.status === 204) return wantsPage ? applySession(session, c.redirect("/profile", 303)) : applySession(session, c.json({ ok: true }));
-  if (response?.status === 404 && ((await response.clone().json().catch(() => null)) as { code?: string } | null)?.code === "session_not_found") {
+  if (
+    response?.status === 404 &&
+    (
+      (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { code?: string } | null
+    )?.code === "session_not_found"
+  ) {
     return applySession(session, jsonError(c, 404, "session_not_found"));
   }
   return unsupported(c, session, response);

@@ -40,7 +40,11 @@ async function emailRequest(c: AppContext, kind: "recover" | "resend"): Promise<
 }
 
 /** Uses a one-time link with supabase-js's verifyOtp; the session it gives goes into the cookie. */
-async function useLink(session: RequestSession, tokenHash: string, type: LinkType | "recovery"): Promise<{ ok: true } | { ok: false; code: string; unavailable: boolean }> {
+async function useLink(
+  session: RequestSession,
+  tokenHash: string,
+  type: LinkType | "recovery",
+): Promise<{ ok: true } | { ok: false; code: string; unavailable: boolean }> {
   const { data, error } = await session.client.auth.verifyOtp({ token_hash: tokenHash.slice(0, 256), type });
   if (error || !data.session) {
     const status = error?.status ?? 0;

@@ -186,7 +186,11 @@ export async function accountStep<T>(session: RequestSession, step: Promise<T>):
     timer = setTimeout(() => resolve({ done: false }), session.timeoutMs);
   });
   try {
-    const outcome = await Promise.race([step.then((value) => ({ done: true as const, value })), session.unavailable.then(() => ({ done: false as const })), deadline]);
+    const outcome = await Promise.race([
+      step.then((value) => ({ done: true as const, value })),
+      session.unavailable.then(() => ({ done: false as const })),
+      deadline,
+    ]);
     if (!outcome.done) session.stop.abort(new Error("account service unavailable"));
     return outcome;
   } finally {

@@ -54,11 +54,55 @@ devMailbox.get("/mail", async (c) => {
   const mail = await latestMail(c.env.DB, c.req.query("to"));
   // The mails' own HTML comes from worker/mail/templates.ts (escaped there), shown as sent.
   const items = mail.map(
-    (m) => html`<article class="mail"><h2>${m.subject}</h2><p class="meta">收件人：${m.to_address} · ${m.created_at}</p>${raw(m.html_body)}</article>`,
+    (m) =>
+      html`<article class="mail">
+        <h2>${m.subject}</h2>
+        <p class="meta">收件人：${m.to_address} · ${m.created_at}</p>
+        ${raw(m.html_body)}
+      </article>`,
   );
   return c.html(
-    html`<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>开发邮箱</title>
-<style>body{font-family:system-ui,sans-serif;max-width:720px;margin:0 auto;padding:16px;background:#111;color:#eee}.mail{background:#1c1c1c;border-radius:8px;padding:16px;margin:12px 0}.meta{color:#999;font-size:14px;overflow-wrap:anywhere}.mail p{overflow-wrap:anywhere}a{color:#f5a623}</style></head>
-<body><h1>开发邮箱</h1><p class="meta">仅在本机（localhost）可见；共 ${mail.length} 封，最新在前。</p>${items.length ? items : html`<p>还没有邮件。</p>`}</body></html>`,
+    html`<!doctype html>
+      <html lang="zh-CN">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="robots" content="noindex" />
+          <link rel="icon" href="data:," />
+          <title>开发邮箱</title>
+          <style>
+            body {
+              font-family: system-ui, sans-serif;
+              max-width: 720px;
+              margin: 0 auto;
+              padding: 16px;
+              background: #111;
+              color: #eee;
+            }
+            .mail {
+              background: #1c1c1c;
+              border-radius: 8px;
+              padding: 16px;
+              margin: 12px 0;
+            }
+            .meta {
+              color: #999;
+              font-size: 14px;
+              overflow-wrap: anywhere;
+            }
+            .mail p {
+              overflow-wrap: anywhere;
+            }
+            a {
+              color: #f5a623;
+            }
+          </style>
+        </head>
+        <body>
+          <h1>开发邮箱</h1>
+          <p class="meta">仅在本机（localhost）可见；共 ${mail.length} 封，最新在前。</p>
+          ${items.length ? items : html`<p>还没有邮件。</p>`}
+        </body>
+      </html>`,
   );
 });

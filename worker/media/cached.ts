@@ -15,9 +15,12 @@ export async function serveMediaCached(c: Context<AppEnv>): Promise<Response> {
   const file = parseMediaPath(new URL(c.req.url).pathname);
   // Odd names and other methods: serve.ts answers (404 / 405) without touching R2.
   if (!file || (c.req.method !== "GET" && c.req.method !== "HEAD")) return serveMedia(c);
-  return serveThroughEdgeCache(c, {
-    loadWhole: () =>
-      loadWholeObject(c.env.MEDIA, file.key, { contentType: file.contentType, cacheControl: MEDIA_CACHE_CONTROL }),
-    answerMiss: () => serveMedia(c),
-  }, { cache: mediaEdgeCache(c.env) });
+  return serveThroughEdgeCache(
+    c,
+    {
+      loadWhole: () => loadWholeObject(c.env.MEDIA, file.key, { contentType: file.contentType, cacheControl: MEDIA_CACHE_CONTROL }),
+      answerMiss: () => serveMedia(c),
+    },
+    { cache: mediaEdgeCache(c.env) },
+  );
 }

@@ -12,16 +12,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import {
-  contentRange,
-  ifNoneMatchMatches,
-  ifRangeAllows,
-  notModifiedSince,
-  parseRangeSpec,
-  resolveRange,
-  type RangeResult,
-  type RangeSpec,
-} from "./range";
+import { contentRange, ifNoneMatchMatches, ifRangeAllows, notModifiedSince, parseRangeSpec, resolveRange, type RangeResult, type RangeSpec } from "./range";
 import { MEDIA_UNAVAILABLE, notFound, rangeNotSatisfiable, textResponse, unavailable } from "./responses";
 
 /** The only accepted names: no leading zero, lower-case extension, nothing else. */

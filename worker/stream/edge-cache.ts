@@ -113,7 +113,10 @@ const fillsInFlight = new Set<string>();
 function fillOnce(c: AppContext, cache: Cache, key: Request, source: EdgeCacheSource): void {
   if (fillsInFlight.has(key.url)) return;
   fillsInFlight.add(key.url);
-  inBackground(c, fill(cache, key, source).finally(() => fillsInFlight.delete(key.url)));
+  inBackground(
+    c,
+    fill(cache, key, source).finally(() => fillsInFlight.delete(key.url)),
+  );
 }
 
 /** Loads the whole representation and stores it when it is a usable 200 (background fills). */
@@ -135,11 +138,7 @@ async function fill(cache: Cache, key: Request, source: EdgeCacheSource): Promis
  * @example
  * return serveThroughEdgeCache(c, { loadWhole: () => loadWholeObject(c.env.MEDIA, key, type) });
  */
-export async function serveThroughEdgeCache(
-  c: AppContext,
-  source: EdgeCacheSource,
-  options: EdgeCacheOptions = {},
-): Promise<Response> {
+export async function serveThroughEdgeCache(c: AppContext, source: EdgeCacheSource, options: EdgeCacheOptions = {}): Promise<Response> {
   const request = c.req.raw;
   const cache = options.cache === undefined ? defaultEdgeCache() : options.cache;
   if (!cache) return source.answerMiss ? source.answerMiss() : answerWhole(request, await source.loadWhole());
@@ -189,13 +188,7 @@ export async function serveThroughEdgeCache(
  * that range of the same representation; otherwise null (the caller slices `hit` itself).
  * Consumes `hit.body` only when it returns a response.
  */
-async function rangedHit(
-  cache: Cache,
-  key: Request,
-  request: Request,
-  hit: Response,
-  meta: RepresentationMeta,
-): Promise<Response | null> {
+async function rangedHit(cache: Cache, key: Request, request: Request, hit: Response, meta: RepresentationMeta): Promise<Response | null> {
   if (request.method !== "GET" || isNotModified(request, meta)) return null;
   const range = decideRange(request, meta);
   // From byte 0, slicing reads no byte it does not send: only later starts gain from a ranged read.

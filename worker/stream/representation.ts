@@ -5,15 +5,7 @@
  * malformed or several ranges → 200 whole. The same rules as worker/media/serve.ts, which
  * answers straight from R2.
  */
-import {
-  contentRange,
-  ifNoneMatchMatches,
-  ifRangeAllows,
-  notModifiedSince,
-  parseRangeSpec,
-  resolveRange,
-  type RangeResult,
-} from "../media/range";
+import { contentRange, ifNoneMatchMatches, ifRangeAllows, notModifiedSince, parseRangeSpec, resolveRange, type RangeResult } from "../media/range";
 import { rangeNotSatisfiable } from "../media/responses";
 import { sliceBody, withLength } from "./slice";
 
@@ -25,14 +17,7 @@ export interface RepresentationMeta {
 }
 
 /** Entity headers copied from the whole representation onto 200 / 206 / 304 answers. */
-const ENTITY_HEADERS = [
-  "Content-Type",
-  "Cache-Control",
-  "ETag",
-  "Last-Modified",
-  "Accept-Ranges",
-  "X-Content-Type-Options",
-] as const;
+const ENTITY_HEADERS = ["Content-Type", "Cache-Control", "ETag", "Last-Modified", "Accept-Ranges", "X-Content-Type-Options"] as const;
 
 /** Size and validators of a full 200 response, or null when it lacks them (not a usable copy). */
 export function representationMeta(full: Response): RepresentationMeta | null {
@@ -58,17 +43,13 @@ function entityHeaders(full: Response): Headers {
 /** The range to serve: If-Range may cancel the Range header (then the whole representation). */
 export function decideRange(request: Request, meta: RepresentationMeta): RangeResult {
   const spec = parseRangeSpec(request.headers.get("Range"));
-  return spec !== null && ifRangeAllows(request.headers.get("If-Range"), meta.etag, meta.lastModified)
-    ? resolveRange(spec, meta.size)
-    : { kind: "full" };
+  return spec !== null && ifRangeAllows(request.headers.get("If-Range"), meta.etag, meta.lastModified) ? resolveRange(spec, meta.size) : { kind: "full" };
 }
 
 /** 304 check: If-None-Match wins; If-Modified-Since only without it (RFC 9110 §13.2.2). */
 export function isNotModified(request: Request, meta: RepresentationMeta): boolean {
   const ifNoneMatch = request.headers.get("If-None-Match");
-  return ifNoneMatch !== null
-    ? ifNoneMatchMatches(ifNoneMatch, meta.etag)
-    : notModifiedSince(request.headers.get("If-Modified-Since"), meta.lastModified);
+  return ifNoneMatch !== null ? ifNoneMatchMatches(ifNoneMatch, meta.etag) : notModifiedSince(request.headers.get("If-Modified-Since"), meta.lastModified);
 }
 
 /** Releases a body that is not going to be sent. */
@@ -116,12 +97,7 @@ export function answerFromRepresentation(request: Request, full: Response, meta:
  * 206 for `range` of the representation `full` (its entity headers), with `body` holding
  * exactly those bytes (or null for HEAD).
  */
-export function partialResponse(
-  full: Response,
-  meta: RepresentationMeta,
-  range: { start: number; end: number },
-  body: ReadableStream | null,
-): Response {
+export function partialResponse(full: Response, meta: RepresentationMeta, range: { start: number; end: number }, body: ReadableStream | null): Response {
   const headers = entityHeaders(full);
   headers.set("Content-Range", contentRange(range.start, range.end, meta.size));
   headers.set("Content-Length", String(range.end - range.start + 1));

@@ -24,16 +24,14 @@ export function sessionRoutes(app: Hono, svc: Service): void {
     const { user, session } = await authenticate(svc, c, nowMs);
     const sessions = await listSessions(svc.db, user.id, nowMs, svc.policy);
     return json(
-      sessions.map(
-        (s): SessionListItem => ({
-          id: s.id,
-          created_at: s.created_at,
-          last_seen_at: s.updated_at,
-          user_agent: s.user_agent,
-          country: s.country,
-          current: s.id === session.id,
-        }),
-      ),
+      sessions.map((s): SessionListItem => ({
+        id: s.id,
+        created_at: s.created_at,
+        last_seen_at: s.updated_at,
+        user_agent: s.user_agent,
+        country: s.country,
+        current: s.id === session.id,
+      })),
     );
   });
 
