@@ -50,7 +50,7 @@ let hlsModule: Promise<typeof HlsType> | null = null;
 
 /** hls.js (the light build: no EME, no alternate audio; subtitles are rendered by the player). Loaded once. */
 export function loadHls(): Promise<typeof HlsType> {
-  hlsModule ??= import("hls.js/light").then((m) => (m as unknown as { default: typeof HlsType }).default);
+  hlsModule ??= import("hls.js/light").then((m) => (m).default);
   return hlsModule;
 }
 

@@ -27,7 +27,7 @@ export function accountServiceFetch(opts: AccountServiceOptions): typeof fetch {
     }
     return app.fetch(request);
   };
-  return serviceFetch as typeof fetch;
+  return serviceFetch;
 }
 
 const DAY_MS = 86_400_000;

@@ -16,7 +16,7 @@ export class JwtError extends Error {
 }
 
 export function signJwt(payload: JwtPayload, secret: string): Promise<string> {
-  return sign(payload as JWTPayload, secret, "HS256");
+  return sign(payload, secret, "HS256");
 }
 
 export interface VerifyOptions {
@@ -44,7 +44,7 @@ export async function verifyJwt(token: string, secret: string, { issuer, audienc
 export function decodeJwtPayload(token: string): JwtPayload | null {
   try {
     const { payload } = decode(token);
-    return typeof payload === "object" && payload !== null ? (payload as JwtPayload) : null;
+    return typeof payload === "object" && payload !== null ? (payload) : null;
   } catch {
     return null;
   }

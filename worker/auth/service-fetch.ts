@@ -117,7 +117,7 @@ export function guardedFetch(inner: typeof fetch, timeoutMs: number, stop: Abort
       throw error;
     }
   };
-  return guarded as typeof fetch;
+  return guarded;
 }
 
 /** The account service of this request: the embedded one in-process, or the real one over the network. */
@@ -126,7 +126,7 @@ export function serviceEndpoint(c: AppContext): ServiceEndpoint {
   if (config.SUPABASE_URL && config.SUPABASE_ANON_KEY) {
     // Looked up per call, so that a test can stand in for the network.
     const remote = (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init);
-    return { url: config.SUPABASE_URL, key: config.SUPABASE_ANON_KEY, fetch: remote as typeof fetch };
+    return { url: config.SUPABASE_URL, key: config.SUPABASE_ANON_KEY, fetch: remote };
   }
   const embedded = accountServiceFetch(accountServiceOptions(c.env, config, c.req.url));
   const visitor = c.req.raw.headers;
@@ -140,5 +140,5 @@ export function serviceEndpoint(c: AppContext): ServiceEndpoint {
     for (const [name, value] of Object.entries(forwarded)) request.headers.set(name, value);
     return embedded(request);
   };
-  return { url: new URL(c.req.url).origin, key: "embedded-anon-key", fetch: withVisitor as typeof fetch };
+  return { url: new URL(c.req.url).origin, key: "embedded-anon-key", fetch: withVisitor };
 }
