@@ -23,7 +23,7 @@ export interface Rung {
  * audio encode (the packer encodes each distinct audio bitrate once).
  */
 export const LADDER: readonly Rung[] = [
-  { height: 270, width: 480, crf: 26, maxrateKbps: 300, bufsizeKbps: 300, audioKbps: 48, profile: "main", level: "3.0" },
+  { height: 270, width: 480, crf: 26, maxrateKbps: 280, bufsizeKbps: 280, audioKbps: 48, profile: "main", level: "3.0" },
   { height: 360, width: 640, crf: 24, maxrateKbps: 620, bufsizeKbps: 620, audioKbps: 96, profile: "main", level: "3.0" },
   { height: 720, width: 1280, crf: 24, maxrateKbps: 2200, bufsizeKbps: 2200, audioKbps: 96, profile: "high", level: "3.1" },
   { height: 1080, width: 1920, crf: 23, maxrateKbps: 4500, bufsizeKbps: 4500, audioKbps: 128, profile: "high", level: "4.0" },

@@ -7,7 +7,7 @@
  *
  * Output directory (written under a temporary name and renamed when complete):
  *   stream/…          the files of /stream/{n}/, named as in the contract
- *   progressive.mp4   H.264 + AAC, +faststart (the rendition `progressiveHeight`, default 360p, remuxed)
+ *   progressive.mp4   H.264 + AAC, +faststart (the rendition `progressiveHeight`, default 720p, remuxed)
  *   cover.webp        one frame, 640×360
  *   pack.json         the cache key and what was measured (PackResult)
  */
@@ -26,7 +26,9 @@ import { joinRendition, remuxProgressive, storyboardAndCover } from "./previews"
 import type { SourceSpec } from "./source";
 
 /** Bump when the packer's output changes for the same source and settings. */
-export const PACKER_VERSION = 2;
+export const PACKER_VERSION = 3;
+/** How much earlier than the video the audio ends (more than AAC's priming + padding: 2048 samples). */
+const AUDIO_TRIM_SECONDS = 0.05;
 
 export interface PackOptions {
   /** Final directory; replaced atomically. */
@@ -36,7 +38,7 @@ export interface PackOptions {
   rungs?: readonly Rung[];
   /** Subtitle lines (zh-CN); cycled through the clip. */
   subtitleLines: readonly string[];
-  /** The rendition remuxed into progressive.mp4: the highest one at or below this height (default 360: the fallback and download stay light). */
+  /** The rendition remuxed into progressive.mp4: the highest one at or below this height (default 720). */
   progressiveHeight?: number;
   /** x264 threads per encoder (0 = x264's default). */
   threads?: number;
@@ -76,7 +78,7 @@ export function packKey(source: SourceSpec, options: PackOptions): string {
   const settings = options.settings ?? DEFAULT_ENCODE;
   const rungs = options.rungs ?? laddersFor(source.height);
   return hash(
-    JSON.stringify([PACKER_VERSION, FFMPEG_VERSION, source.identity, source.duration, source.fps, settings, rungs, options.subtitleLines, options.progressiveHeight ?? 360]),
+    JSON.stringify([PACKER_VERSION, FFMPEG_VERSION, source.identity, source.duration, source.fps, settings, rungs, options.subtitleLines, options.progressiveHeight ?? 720]),
   );
 }
 
@@ -129,7 +131,10 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     // Audio: each distinct bitrate encoded once (a small first run), then copied into every rendition.
     const audioRates = [...new Set(rungs.map((r) => r.audioKbps))];
     const audioFile = (kbps: number) => path.join(work, `audio-${kbps}.m4a`);
-    await runFfmpeg([...source.inputs, ...audioRates.flatMap((kbps) => ["-map", source.audio, ...audioArgs(kbps), "-f", "mp4", audioFile(kbps)])]);
+    // The audio stops AUDIO_TRIM_SECONDS early: AAC's priming and last-frame padding would otherwise
+    // run ~40 ms past the video and make the file's duration (max of its tracks) a ragged 20.04 s.
+    const audioSeconds = String(Math.max(0.1, source.duration - AUDIO_TRIM_SECONDS));
+    await runFfmpeg([...source.inputs, ...audioRates.flatMap((kbps) => ["-map", source.audio, "-t", audioSeconds, ...audioArgs(kbps), "-f", "mp4", audioFile(kbps)])]);
     const firstAudioInput = source.inputs.filter((a) => a === "-i").length;
     const audioInput = (kbps: number) => firstAudioInput + audioRates.indexOf(kbps);
     const args = [...source.inputs, ...audioRates.flatMap((kbps) => ["-i", audioFile(kbps)]), "-filter_complex", graph.join(";"), "-filter_complex_threads", "1"];
@@ -209,7 +214,7 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
 
     // Progressive MP4 from the chosen rendition; storyboard and cover decoded from the 360p one
     // (the cover's size, a quarter of 720p's pixels to decode).
-    const progressiveHeight = Math.max(...rungs.filter((r) => r.height <= (options.progressiveHeight ?? 360)).map((r) => r.height), rungs[0].height);
+    const progressiveHeight = Math.max(...rungs.filter((r) => r.height <= (options.progressiveHeight ?? 720)).map((r) => r.height), rungs[0].height);
     const prog = renditions.find((r) => r.height === progressiveHeight)!;
     const preview = renditions.find((r) => r.height >= 360) ?? renditions[renditions.length - 1];
     const join = (r: RenditionResult) => joinRendition(out, r.height, r.version, r.segments, path.join(work, `${r.height}p-fragmented.mp4`));

@@ -12,7 +12,7 @@ import { parseStreamPath, streamNames } from "../../shared/stream/contract";
 import { parseMasterPlaylist, parseMediaPlaylist, type MasterPlaylist } from "../../shared/stream/hls";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import { parseVtt } from "../../shared/stream/webvtt";
-import { childBoxes, firstVideoTime } from "../../scripts/media/mp4-boxes";
+import { childBoxes, firstVideoTime, movieDuration } from "../../scripts/media/mp4-boxes";
 import { pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
 import { placeholderSource } from "../../scripts/media/placeholder";
 import { uploadsOf } from "../../scripts/media/seed";
@@ -120,6 +120,8 @@ describe("packing a 4 s 360p clip", () => {
     expect(types.indexOf("moov")).toBeGreaterThan(0);
     expect(types.indexOf("moov")).toBeLessThan(types.indexOf("mdat")); // +faststart
     expect(types).not.toContain("moof"); // a plain MP4, not fragmented
+    // Exactly the clip's length (the audio never runs past the video): players step seek bars by it.
+    expect(movieDuration(mp4)).toBeCloseTo(SECONDS, 3);
     const webp = await readFile(path.join(out, "cover.webp"));
     expect(webp.subarray(0, 4).toString("latin1")).toBe("RIFF");
     expect(webp.subarray(8, 12).toString("latin1")).toBe("WEBP");
