@@ -19,11 +19,12 @@ export interface Rung {
 
 /**
  * 270p fits a 0.75 Mbit/s 3G link with its audio; 360p 0.6–0.8, 720p 2–2.5, 1080p 4.5–5 Mbit/s
- * at their caps (video maxrate + audio + ~3 % CMAF overhead).
+ * at their caps (video maxrate + audio + ~3 % CMAF overhead). 360p and 720p share one 96 kbit/s
+ * audio encode (the packer encodes each distinct audio bitrate once).
  */
 export const LADDER: readonly Rung[] = [
-  { height: 270, width: 480, crf: 26, maxrateKbps: 300, bufsizeKbps: 300, audioKbps: 48, profile: "main", level: "3.0" },
-  { height: 360, width: 640, crf: 24, maxrateKbps: 620, bufsizeKbps: 620, audioKbps: 64, profile: "main", level: "3.0" },
+  { height: 270, width: 480, crf: 26, maxrateKbps: 280, bufsizeKbps: 280, audioKbps: 48, profile: "main", level: "3.0" },
+  { height: 360, width: 640, crf: 24, maxrateKbps: 620, bufsizeKbps: 620, audioKbps: 96, profile: "main", level: "3.0" },
   { height: 720, width: 1280, crf: 24, maxrateKbps: 2200, bufsizeKbps: 2200, audioKbps: 96, profile: "high", level: "3.1" },
   { height: 1080, width: 1920, crf: 23, maxrateKbps: 4500, bufsizeKbps: 4500, audioKbps: 128, profile: "high", level: "4.0" },
 ];
@@ -45,8 +46,8 @@ export interface EncodeSettings {
 
 export const DEFAULT_ENCODE: EncodeSettings = { segmentSeconds: 2, preset: "superfast" };
 
-/** x264/AAC arguments of one rung (stream specifiers :v:i / :a:i of output i). */
-export function rungArgs(rung: Rung, fps: number, settings: EncodeSettings): string[] {
+/** x264 arguments of one rung. */
+export function videoArgs(rung: Rung, fps: number, settings: EncodeSettings): string[] {
   const gop = Math.round(fps * settings.segmentSeconds);
   return [
     "-c:v",
@@ -74,13 +75,10 @@ export function rungArgs(rung: Rung, fps: number, settings: EncodeSettings): str
     "0",
     "-x264-params",
     `scenecut=0:open-gop=0:keyint=${gop}:min-keyint=${gop}`,
-    "-c:a",
-    "aac",
-    "-b:a",
-    `${rung.audioKbps}k`,
-    "-ac",
-    "2",
-    "-ar",
-    "48000",
   ];
+}
+
+/** AAC-LC stereo 48 kHz at a bitrate (encoded once per distinct bitrate and copied into each rendition). */
+export function audioArgs(kbps: number): string[] {
+  return ["-c:a", "aac", "-b:a", `${kbps}k`, "-ac", "2", "-ar", "48000"];
 }

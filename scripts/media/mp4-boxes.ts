@@ -113,3 +113,13 @@ export function firstVideoTime(init: Uint8Array, segment: Uint8Array): number {
   }
   throw new Error("the segment has no fragment of the video track");
 }
+
+/** The movie duration in seconds from mvhd (the longest track, as players report it). */
+export function movieDuration(file: Uint8Array): number {
+  const [mvhd] = findBoxes(file, "mvhd");
+  if (!mvhd) throw new Error("no mvhd box: not an MP4 movie");
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  return file[mvhd.start] === 1
+    ? Number(view.getBigUint64(mvhd.start + 24)) / view.getUint32(mvhd.start + 20)
+    : view.getUint32(mvhd.start + 16) / view.getUint32(mvhd.start + 12);
+}

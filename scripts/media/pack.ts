@@ -7,7 +7,7 @@
  *
  * Output directory (written under a temporary name and renamed when complete):
  *   stream/…          the files of /stream/{n}/, named as in the contract
- *   progressive.mp4   H.264 + AAC, +faststart (the rendition `progressiveHeight`, default 360p, remuxed)
+ *   progressive.mp4   H.264 + AAC, +faststart (the rendition `progressiveHeight`, default 720p, remuxed)
  *   cover.webp        one frame, 640×360
  *   pack.json         the cache key and what was measured (PackResult)
  */
@@ -17,15 +17,18 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import path from "node:path";
 import { streamFileKind, streamNames } from "../../shared/stream/contract";
 import { AAC_LC_CODEC, avcCodec, parseMediaPlaylist, writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../shared/stream/hls";
-import { sheetCount, storyboardLayout, writeStoryboardVtt, spriteName, tileCount } from "../../shared/stream/storyboard";
+import { storyboardLayout, writeStoryboardVtt, spriteName } from "../../shared/stream/storyboard";
 import { subtitleCues, writeSubtitlePlaylist, writeSubtitlesVtt } from "../../shared/stream/subtitles";
 import { FFMPEG_VERSION, runFfmpeg } from "./ffmpeg";
-import { DEFAULT_ENCODE, laddersFor, rungArgs, type EncodeSettings, type Rung } from "./ladder";
+import { audioArgs, DEFAULT_ENCODE, laddersFor, videoArgs, type EncodeSettings, type Rung } from "./ladder";
 import { firstVideoTime, readAvcConfig } from "./mp4-boxes";
+import { joinRendition, remuxProgressive, storyboardAndCover } from "./previews";
 import type { SourceSpec } from "./source";
 
 /** Bump when the packer's output changes for the same source and settings. */
-export const PACKER_VERSION = 1;
+export const PACKER_VERSION = 3;
+/** How much earlier than the video the audio ends (more than AAC's priming + padding: 2048 samples). */
+const AUDIO_TRIM_SECONDS = 0.05;
 
 export interface PackOptions {
   /** Final directory; replaced atomically. */
@@ -35,7 +38,7 @@ export interface PackOptions {
   rungs?: readonly Rung[];
   /** Subtitle lines (zh-CN); cycled through the clip. */
   subtitleLines: readonly string[];
-  /** The rendition remuxed into progressive.mp4: the highest one at or below this height (default 360: the fallback and download stay light). */
+  /** The rendition remuxed into progressive.mp4: the highest one at or below this height (default 720). */
   progressiveHeight?: number;
   /** x264 threads per encoder (0 = x264's default). */
   threads?: number;
@@ -84,7 +87,7 @@ export function packKey(source: SourceSpec, options: PackOptions): string {
       settings,
       rungs,
       options.subtitleLines,
-      options.progressiveHeight ?? 360,
+      options.progressiveHeight ?? 720,
     ]),
   );
 }
@@ -148,10 +151,29 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     rungs.forEach((r, i) => {
       graph.push(r.height === source.height && r.width === source.width ? `[s${i}]null[r${i}]` : `[s${i}]scale=${r.width}:${r.height}:flags=bicubic[r${i}]`);
     });
-    const args = [...source.inputs, "-filter_complex", graph.join(";"), "-filter_complex_threads", "1"];
+    // Audio: each distinct bitrate encoded once (a small first run), then copied into every rendition.
+    const audioRates = [...new Set(rungs.map((r) => r.audioKbps))];
+    const audioFile = (kbps: number) => path.join(work, `audio-${kbps}.m4a`);
+    // The audio stops AUDIO_TRIM_SECONDS early: AAC's priming and last-frame padding would otherwise
+    // run ~40 ms past the video and make the file's duration (max of its tracks) a ragged 20.04 s.
+    const audioSeconds = String(Math.max(0.1, source.duration - AUDIO_TRIM_SECONDS));
+    await runFfmpeg([
+      ...source.inputs,
+      ...audioRates.flatMap((kbps) => ["-map", source.audio, "-t", audioSeconds, ...audioArgs(kbps), "-f", "mp4", audioFile(kbps)]),
+    ]);
+    const firstAudioInput = source.inputs.filter((a) => a === "-i").length;
+    const audioInput = (kbps: number) => firstAudioInput + audioRates.indexOf(kbps);
+    const args = [
+      ...source.inputs,
+      ...audioRates.flatMap((kbps) => ["-i", audioFile(kbps)]),
+      "-filter_complex",
+      graph.join(";"),
+      "-filter_complex_threads",
+      "1",
+    ];
     const threads = options.threads ?? 1;
     rungs.forEach((r, i) => {
-      args.push("-map", `[r${i}]`, "-map", source.audio, ...rungArgs(r, fps, settings), "-threads", String(threads));
+      args.push("-map", `[r${i}]`, "-map", `${audioInput(r.audioKbps)}:a:0`, ...videoArgs(r, fps, settings), "-c:a", "copy", "-threads", String(threads));
       args.push(
         ...hlsOutputArgs(settings.segmentSeconds, `r${r.height}-init.mp4`, path.join(work, `r${r.height}-%05d.m4s`), path.join(work, `r${r.height}.m3u8`)),
       );
@@ -225,77 +247,24 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
       }),
     );
 
-    // Progressive MP4: the chosen rendition's init + segments remuxed into a plain MP4 with the index first.
-    // Storyboard sheets and cover: decoded from the 360p rendition (the cover's size; a quarter of
-    // 720p's pixels to decode) in a second run. (Tiling inside the encoding run would starve the
-    // audio input: the tile output waits for 100 frames and ffmpeg keeps reading video for it.)
-    const progressiveHeight = Math.max(...rungs.filter((r) => r.height <= (options.progressiveHeight ?? 360)).map((r) => r.height), rungs[0].height);
+    // Progressive MP4 from the chosen rendition; storyboard and cover decoded from the 360p one
+    // (the cover's size, a quarter of 720p's pixels to decode).
+    const progressiveHeight = Math.max(...rungs.filter((r) => r.height <= (options.progressiveHeight ?? 720)).map((r) => r.height), rungs[0].height);
     const prog = renditions.find((r) => r.height === progressiveHeight)!;
     const preview = renditions.find((r) => r.height >= 360) ?? renditions[renditions.length - 1];
-    const fragmented = async (r: RenditionResult) => {
-      const file = path.join(work, `${r.height}p-fragmented.mp4`);
-      const parts = [streamNames.init(r.height, r.version), ...Array.from({ length: r.segments }, (_, i) => streamNames.segment(r.height, r.version, i))];
-      await writeFile(file, Buffer.concat(await Promise.all(parts.map((p) => readFile(path.join(out, p))))));
-      return file;
-    };
-    await runFfmpeg([
-      "-i",
-      await fragmented(prog),
-      "-map",
-      "0",
-      "-c",
-      "copy",
-      "-map_metadata",
-      "-1",
-      "-fflags",
-      "+bitexact",
-      "-movflags",
-      "+faststart",
-      "-f",
-      "mp4",
-      path.join(tmp, "progressive.mp4"),
-    ]);
-    const tileEvery = Math.round(layout.interval * fps);
-    const coverFrame = Math.min(Math.round(fps), Math.floor(duration * fps) - 1);
-    await runFfmpeg([
-      "-i",
-      preview === prog ? path.join(work, `${prog.height}p-fragmented.mp4`) : await fragmented(preview),
-      "-filter_complex",
-      `[0:v]split=2[a][b];[a]select='not(mod(n\\,${tileEvery}))',scale=${layout.tileWidth}:${layout.tileHeight}:flags=bicubic,tile=${layout.columns}x${layout.rows}[sb];` +
-        `[b]select='eq(n\\,${coverFrame})',scale=640:360:flags=bicubic[cover]`,
-      "-map",
-      "[sb]",
-      "-c:v",
-      "mjpeg",
-      "-q:v",
-      "5",
-      "-pix_fmt",
-      "yuvj420p",
-      "-vsync",
-      "0",
-      "-start_number",
-      "0",
-      "-f",
-      "image2",
-      path.join(work, "sb-%d.jpg"),
-      "-map",
-      "[cover]",
-      "-frames:v",
-      "1",
-      "-c:v",
-      "libwebp",
-      "-quality",
-      "80",
-      "-f",
-      "webp",
-      path.join(tmp, "cover.webp"),
-    ]);
+    const join = (r: RenditionResult) => joinRendition(out, r.height, r.version, r.segments, path.join(work, `${r.height}p-fragmented.mp4`));
+    const progFile = await join(prog);
+    await remuxProgressive(progFile, path.join(tmp, "progressive.mp4"));
     const sbVersion = hash(JSON.stringify([PACKER_VERSION, FFMPEG_VERSION, source.identity, source.fps, layout, preview.version])).slice(0, 8);
-    const sheets = (await readdir(work)).filter((f) => /^sb-[0-9]+\.jpg$/.test(f)).length;
-    if (sheets !== sheetCount(layout))
-      throw new Error(`storyboard: ffmpeg made ${sheets} sheets, ${sheetCount(layout)} expected for ${tileCount(layout)} tiles`);
-    for (let k = 0; k < sheets; k++) await rename(path.join(work, `sb-${k}.jpg`), path.join(out, streamNames.sprite(sbVersion, k)));
-    await writeFile(path.join(out, streamNames.storyboard), writeStoryboardVtt(layout, spriteName(sbVersion)));
+    const sheets = await storyboardAndCover(preview === prog ? progFile : await join(preview), {
+      layout: { ...layout, duration },
+      fps,
+      version: sbVersion,
+      workDir: work,
+      outDir: out,
+      coverFile: path.join(tmp, "cover.webp"),
+    });
+    await writeFile(path.join(out, streamNames.storyboard), writeStoryboardVtt({ ...layout, duration }, spriteName(sbVersion)));
     await rm(work, { recursive: true, force: true });
 
     for (const name of await readdir(out)) {

@@ -4,7 +4,7 @@
  * key (source, settings, tools, subtitles) is unchanged are kept. Sizes come from the environment:
  *
  *   MEDIA_SECONDS  clip length (default 20)        MEDIA_HEIGHT  source height (default 720)
- *   MEDIA_TITLES   how many titles, from 1 (50)    MEDIA_FPS     frame rate (25)
+ *   MEDIA_TITLES   how many titles, from 1 (50)    MEDIA_FPS     frame rate (24)
  *   MEDIA_JOBS     titles packed at once (2)       MEDIA_PRESET  x264 preset (superfast)
  */
 import { readdir, rm, mkdir } from "node:fs/promises";
@@ -46,7 +46,7 @@ export function titleMediaOptions(env: NodeJS.ProcessEnv = process.env): TitleMe
   return {
     seconds: envNumber(env, "MEDIA_SECONDS", DEFAULT_SECONDS, (v) => v >= 2 && v <= 7200),
     height: envNumber(env, "MEDIA_HEIGHT", 720, (v) => Number.isInteger(v) && v >= 90 && v <= 2160 && v % 2 === 0),
-    fps: envNumber(env, "MEDIA_FPS", 25, (v) => v === 24 || v === 25 || v === 30),
+    fps: envNumber(env, "MEDIA_FPS", 24, (v) => v === 24 || v === 25 || v === 30),
     titles: envNumber(env, "MEDIA_TITLES", 50, (v) => Number.isInteger(v) && v >= 1 && v <= videos.length),
     jobs: envNumber(env, "MEDIA_JOBS", 2, (v) => Number.isInteger(v) && v >= 1 && v <= 16),
     settings: { ...DEFAULT_ENCODE, preset: env.MEDIA_PRESET || DEFAULT_ENCODE.preset },

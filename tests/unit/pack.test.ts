@@ -12,9 +12,12 @@ import { parseStreamPath, streamNames } from "../../shared/stream/contract";
 import { parseMasterPlaylist, parseMediaPlaylist, type MasterPlaylist } from "../../shared/stream/hls";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import { parseVtt } from "../../shared/stream/webvtt";
-import { childBoxes, firstVideoTime } from "../../scripts/media/mp4-boxes";
+import { childBoxes, firstVideoTime, movieDuration } from "../../scripts/media/mp4-boxes";
 import { pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
 import { placeholderSource } from "../../scripts/media/placeholder";
+import { uploadsOf } from "../../scripts/media/seed";
+import { catalogueTitles, titleMediaOptions } from "../../scripts/media/titles";
+import { STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
 
 const SECONDS = 4;
 let dir: string;
@@ -117,6 +120,8 @@ describe("packing a 4 s 360p clip", () => {
     expect(types.indexOf("moov")).toBeGreaterThan(0);
     expect(types.indexOf("moov")).toBeLessThan(types.indexOf("mdat")); // +faststart
     expect(types).not.toContain("moof"); // a plain MP4, not fragmented
+    // Exactly the clip's length (the audio never runs past the video): players step seek bars by it.
+    expect(movieDuration(mp4)).toBeCloseTo(SECONDS, 3);
     const webp = await readFile(path.join(out, "cover.webp"));
     expect(webp.subarray(0, 4).toString("latin1")).toBe("RIFF");
     expect(webp.subarray(8, 12).toString("latin1")).toBe("WEBP");
@@ -133,4 +138,35 @@ describe("packing a 4 s 360p clip", () => {
     expect(changed.result.renditions.map((r) => r.height)).toEqual([270]);
     expect(changed.result.renditions[0].version).not.toBe(result.renditions[0].version);
   }, 60_000);
+});
+
+describe("seeding and settings", () => {
+  it("uploads every file of a pack under stream/{n}/ with the contract's type, the master last", async () => {
+    const uploads = await uploadsOf(7, out);
+    const byKey = new Map(uploads.map((u) => [u.key, u]));
+    expect(byKey.get("7.mp4")?.contentType).toBe("video/mp4");
+    expect(byKey.get("7.webp")?.contentType).toBe("image/webp");
+    const names = await readdir(path.join(out, "stream"));
+    expect(uploads).toHaveLength(names.length + 2);
+    for (const name of names) {
+      const parsed = parseStreamPath(`/stream/7/${name}`)!;
+      expect(byKey.get(parsed.key)?.contentType).toBe(STREAM_CONTENT_TYPES[parsed.kind]);
+    }
+    const master = byKey.get("stream/7/master.m3u8")!;
+    for (const u of uploads) if (u !== master) expect(u.stage).toBeLessThan(master.stage);
+  });
+
+  it("reads sizes from MEDIA_* variables and refuses bad ones", () => {
+    expect(titleMediaOptions({})).toMatchObject({ seconds: 20, height: 720, fps: 24, titles: 50, jobs: 2 });
+    expect(titleMediaOptions({ MEDIA_SECONDS: "60", MEDIA_HEIGHT: "1080", MEDIA_TITLES: "3" })).toMatchObject({ seconds: 60, height: 1080, titles: 3 });
+    expect(() => titleMediaOptions({ MEDIA_SECONDS: "abc" })).toThrow(/MEDIA_SECONDS/);
+    expect(() => titleMediaOptions({ MEDIA_HEIGHT: "721" })).toThrow(/MEDIA_HEIGHT/);
+    expect(() => titleMediaOptions({ MEDIA_TITLES: "51" })).toThrow(/MEDIA_TITLES/);
+  });
+
+  it("subtitles every catalogue title with its own name and description", () => {
+    const titles = catalogueTitles(50);
+    expect(titles.map((t) => t.n)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(titles[0].lines[0]).toBe("「雾港来信」");
+  });
 });
