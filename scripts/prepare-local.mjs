@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Prepares the local bindings that `wrangler dev` uses (persisted under
  * .wrangler/state/v3): packs the placeholder media when missing or stale
@@ -20,7 +21,11 @@ process.env.WRANGLER_SEND_METRICS = "false";
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MIGRATIONS_DIR = path.join(REPO_ROOT, "migrations");
 
-/** Splits a migration file into statements (no semicolons inside our SQL strings). */
+/**
+ * Splits a migration file into statements (no semicolons inside our SQL strings).
+ * @param {string} sql
+ * @returns {string[]}
+ */
 function statements(sql) {
   return sql
     .split("\n")
@@ -35,7 +40,7 @@ function statements(sql) {
  * Applies migrations/*.sql to the local D1 database, recording them in the
  * same d1_migrations table that `wrangler d1 migrations apply` keeps.
  */
-export async function applyLocalMigrations({ log = console.log } = {}) {
+export async function applyLocalMigrations({ log = /** @type {(line: string) => void} */ (console.log) } = {}) {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql")).sort();
   const proxy = await openLocalBindings();
   try {
@@ -45,7 +50,9 @@ export async function applyLocalMigrations({ log = console.log } = {}) {
         "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
       )
       .run();
-    const applied = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
+    /** @type {D1Result<{ name: string }>} */
+    const rows = await db.prepare("SELECT name FROM d1_migrations").all();
+    const applied = new Set(rows.results.map((r) => r.name));
     let count = 0;
     for (const file of files) {
       if (applied.has(file)) continue;
@@ -59,6 +66,7 @@ export async function applyLocalMigrations({ log = console.log } = {}) {
   }
 }
 
+/** @param {{ log?: (line: string) => void }} [options] */
 export async function prepareLocal({ log = console.log } = {}) {
   await prepareMedia({ log });
   await applyLocalMigrations({ log });

@@ -15,7 +15,7 @@ export interface MenuButtonProps<T> {
   className: string;
   items: readonly MenuItem<T>[];
   selected: T;
-  onSelect(value: T): void;
+  onSelect: (value: T) => void;
 }
 
 /**
@@ -32,22 +32,24 @@ export function MenuButton<T extends string | number>(p: MenuButtonProps<T>) {
     const close = (event: PointerEvent) => {
       if (!box.current?.contains(event.target as Node)) setOpen(false);
     };
+    // Escape closes the menu and gives the focus back to its button (before the page's shortcuts see it).
+    const escape = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.stopPropagation();
+      setOpen(false);
+      box.current?.querySelector("button")?.focus();
+    };
     document.addEventListener("pointerdown", close);
-    return () => document.removeEventListener("pointerdown", close);
+    box.current?.addEventListener("keydown", escape);
+    const el = box.current;
+    return () => {
+      document.removeEventListener("pointerdown", close);
+      el?.removeEventListener("keydown", escape);
+    };
   }, [open]);
 
   return (
-    <div
-      className={`player-menu ${p.className}`}
-      ref={box}
-      onKeyDown={(e) => {
-        if (e.key === "Escape" && open) {
-          e.stopPropagation();
-          setOpen(false);
-          box.current?.querySelector("button")?.focus();
-        }
-      }}
-    >
+    <div className={`player-menu ${p.className}`} ref={box}>
       <button
         type="button"
         className="player-button player-menu-button"

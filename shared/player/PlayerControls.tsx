@@ -25,18 +25,18 @@ export interface PlayerControlsProps {
   /** Height playing now (for 自动(720P)). */
   height: number | null;
   subtitles: boolean;
-  onTogglePlay(): void;
-  onRestart(): void;
-  onToggleMute(): void;
-  onVolume(volume: number): void;
-  onSeek(time: number): void;
-  onRate(rate: number): void;
-  onQuality(choice: QualityChoice): void;
-  onToggleSubtitles(): void;
-  onTogglePip(): void;
-  onToggleFullscreen(): void;
-  onPreviewWanted(): void;
-  cueAt(time: number): StoryboardCue | null;
+  onTogglePlay: () => void;
+  onRestart: () => void;
+  onToggleMute: () => void;
+  onVolume: (volume: number) => void;
+  onSeek: (time: number) => void;
+  onRate: (rate: number) => void;
+  onQuality: (choice: QualityChoice) => void;
+  onToggleSubtitles: () => void;
+  onTogglePip: () => void;
+  onToggleFullscreen: () => void;
+  onPreviewWanted: () => void;
+  cueAt: (time: number) => StoryboardCue | null;
 }
 
 const rateLabel = (rate: number) => `${rate}×`;

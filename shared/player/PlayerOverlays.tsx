@@ -38,7 +38,7 @@ export function GestureHintView({ hint }: { hint: GestureHint | null }) {
   );
 }
 
-export function UnmutePrompt({ onUnmute }: { onUnmute(): void }) {
+export function UnmutePrompt({ onUnmute }: { onUnmute: () => void }) {
   return (
     <button type="button" className="player-prompt player-unmute" onClick={onUnmute}>
       <Icon name="muted" size={20} />
@@ -47,7 +47,7 @@ export function UnmutePrompt({ onUnmute }: { onUnmute(): void }) {
   );
 }
 
-export function ResumePrompt({ at, onResume }: { at: number; onResume(): void }) {
+export function ResumePrompt({ at, onResume }: { at: number; onResume: () => void }) {
   return (
     <button type="button" className="player-prompt player-resume" onClick={onResume}>
       {`从 ${formatTime(at)} 继续播放`}
@@ -55,7 +55,7 @@ export function ResumePrompt({ at, onResume }: { at: number; onResume(): void })
   );
 }
 
-export function PlaybackError({ onRetry }: { onRetry(): void }) {
+export function PlaybackError({ onRetry }: { onRetry: () => void }) {
   return (
     <div className="player-error" role="alert">
       <p>视频加载失败，请稍后重试</p>

@@ -5,11 +5,11 @@ import type { StoryboardCue } from "../stream/storyboard";
 export interface SeekBarProps {
   time: number;
   duration: number;
-  onSeek(time: number): void;
+  onSeek: (time: number) => void;
   /** Starts loading the storyboard (first hover or touch). */
-  onPreviewWanted(): void;
+  onPreviewWanted: () => void;
   /** The storyboard tile of a time, when there is one. */
-  cueAt(time: number): StoryboardCue | null;
+  cueAt: (time: number) => StoryboardCue | null;
 }
 
 interface Preview {

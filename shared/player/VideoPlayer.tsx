@@ -170,7 +170,7 @@ export function VideoPlayer({ video }: { video: Video }) {
         onError={onError}
       >
         <source src={master} type={HLS_MIME} />
-        <track ref={trackRef} kind="subtitles" src={subtitlesPath(n)} srcLang="zh-CN" label="中文" />
+        <track ref={trackRef} kind="captions" src={subtitlesPath(n)} srcLang="zh-CN" label="中文" />
       </video>
       <SubtitleText text={subtitleText} />
       <GestureHintView hint={gestures.hint} />

@@ -41,36 +41,39 @@ export function browserCapabilities(): EngineCapabilities {
   return { nativeHls: probe.canPlayType(HLS_MIME) !== "", mse: typeof w.MediaSource === "function" || typeof w.ManagedMediaSource === "function" };
 }
 
-/** The engine this page uses (capabilities + the ?engine= override). Browser only. */
+let decided: EngineKind | null = null;
+
+/** The engine this page uses (capabilities + the ?engine= override), decided once per page load. Browser only. */
 export function pageEngine(): EngineKind {
-  return chooseEngine(browserCapabilities(), new URLSearchParams(location.search).get("engine"));
+  decided ??= chooseEngine(browserCapabilities(), new URLSearchParams(location.search).get("engine"));
+  return decided;
 }
 
 let hlsModule: Promise<typeof HlsType> | null = null;
 
 /** hls.js (the light build: no EME, no alternate audio; subtitles are rendered by the player). Loaded once. */
 export function loadHls(): Promise<typeof HlsType> {
-  hlsModule ??= import("hls.js/light").then((m) => (m).default);
+  hlsModule ??= import("hls.js/light").then((m) => m.default);
   return hlsModule;
 }
 
 export interface EngineEvents {
   /** The renditions (lowest first) once the master playlist is read. */
-  onLevels(levels: Level[]): void;
+  onLevels: (levels: Level[]) => void;
   /** The height now playing (null while unknown). */
-  onHeight(height: number | null): void;
+  onHeight: (height: number | null) => void;
   /** The stream failed for good: the player falls back to the progressive file. */
-  onFatal(reason: string): void;
+  onFatal: (reason: string) => void;
   /** The element is bound to the stream: play() now plays it (hls.js attaches asynchronously). */
-  onAttached(): void;
+  onAttached: () => void;
 }
 
 export interface StreamEngine {
   readonly kind: EngineKind;
-  setQuality(choice: QualityChoice): void;
+  setQuality: (choice: QualityChoice) => void;
   /** Called once playback has started: lengthen the forward buffer. */
-  playing(): void;
-  destroy(): void;
+  playing: () => void;
+  destroy: () => void;
 }
 
 /** The browser's own estimate of the link (Chromium: navigator.connection.downlink, Mbit/s), in bits/s. */

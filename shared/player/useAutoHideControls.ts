@@ -24,11 +24,19 @@ export function useAutoHideControls(playing: boolean, delay: number = playerConf
     setVisible(false);
   }, []);
 
+  // Starting or stopping shows the controls (adjusted while rendering, not in an effect) ...
+  const [shownFor, setShownFor] = useState(playing);
+  if (shownFor !== playing) {
+    setShownFor(playing);
+    setVisible(true);
+  }
+  // ... and while playing they hide again after `delay`.
   useEffect(() => {
     playingRef.current = playing;
-    show();
+    clearTimeout(timer.current);
+    if (playing) timer.current = setTimeout(() => setVisible(false), delay);
     return () => clearTimeout(timer.current);
-  }, [playing, show]);
+  }, [playing, delay]);
 
   return { visible, show, hide };
 }

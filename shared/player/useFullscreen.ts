@@ -30,7 +30,7 @@ export function useFullscreen(boxRef: RefObject<HTMLElement | null>, videoRef: R
 
   const toggle = useCallback(() => {
     const box = boxRef.current;
-    const video = videoRef.current;
+    const video: (HTMLVideoElement & { webkitEnterFullscreen?: () => void }) | null = videoRef.current;
     if (!box || !video) return;
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
     else if (document.fullscreenEnabled) box.requestFullscreen().catch((error: unknown) => console.warn("无法进入全屏", error));

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import type { QualityChoice } from "../library";
 import type { Level } from "./quality";
 import { pageEngine, startEngine, switchSource, type EngineKind, type StreamEngine } from "./stream-engine";
@@ -12,12 +12,15 @@ export interface StreamState {
   height: number | null;
   /** The element is bound to its source: playback may start. */
   attached: boolean;
-  setQuality(choice: QualityChoice): void;
+  setQuality: (choice: QualityChoice) => void;
   /** Call when the element reports an error: true when the player fell back to the MP4 (the error is handled). */
-  fallBack(reason: string): boolean;
+  fallBack: (reason: string) => boolean;
   /** Call once playback runs. */
-  playing(): void;
+  playing: () => void;
 }
+
+const noSubscription = () => () => {};
+const serverEngine = () => null;
 
 /**
  * The title's adaptive stream on the <video> element: picks the engine once mounted, reports the
@@ -25,7 +28,10 @@ export interface StreamState {
  * when the stream fails — before the player's own error handling (another video) applies.
  */
 export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: string, mp4: string, initialChoice: () => QualityChoice): StreamState {
-  const [kind, setKind] = useState<EngineKind | null>(null);
+  // The engine depends on the browser: unknown (null) on the server and while hydrating, then read once.
+  const detected = useSyncExternalStore(noSubscription, pageEngine, serverEngine);
+  const [fellBackKind, setFellBackKind] = useState<EngineKind | null>(null);
+  const kind = fellBackKind ?? detected;
   const [levels, setLevels] = useState<Level[]>([]);
   const [height, setHeight] = useState<number | null>(null);
   const [attached, setAttached] = useState(false);
@@ -42,7 +48,7 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
       engine.current = null;
       setLevels([]);
       setHeight(null);
-      setKind("progressive");
+      setFellBackKind("progressive");
       switchSource(video, mp4);
       setAttached(true);
       return true;
@@ -52,13 +58,12 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
 
   useEffect(() => {
     const video = videoRef.current;
-    if (!video) return;
-    const chosen = pageEngine();
-    setKind(chosen);
+    const chosen = detected;
+    if (!video || !chosen) return;
     if (chosen === "progressive") {
+      // Neither native HLS nor MSE: the MP4 from the start (`attached` below is true for it).
       fellBack.current = true;
       switchSource(video, mp4);
-      setAttached(true);
       return;
     }
     // A <source> that fails to load (no playlist, unplayable) fires its error on the <source> element.
@@ -79,13 +84,13 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
     };
     // Once per player (the page gives every title a fresh player with key={id}); initialChoice is read once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [videoRef, master, mp4, fallBack]);
+  }, [videoRef, master, mp4, fallBack, detected]);
 
   return {
     kind,
     levels,
     height,
-    attached,
+    attached: attached || detected === "progressive",
     setQuality: useCallback((choice: QualityChoice) => engine.current?.setQuality(choice), []),
     fallBack,
     playing: useCallback(() => engine.current?.playing(), []),

@@ -10,14 +10,14 @@ export interface GestureHint {
 
 export interface TouchGestureActions {
   /** A single tap; `controlsWereHidden` tells whether the controls were hidden when the finger came down. */
-  onTap(controlsWereHidden: boolean): void;
+  onTap: (controlsWereHidden: boolean) => void;
   /** Double tap on the left or right third: seek by this many seconds. */
-  onSeekBy(seconds: number): void;
+  onSeekBy: (seconds: number) => void;
   /** Long press started (play faster) and ended (back to the chosen speed). */
-  onHoldStart(): void;
-  onHoldEnd(): void;
+  onHoldStart: () => void;
+  onHoldEnd: () => void;
   /** Whether the controls are hidden right now. */
-  controlsHidden(): boolean;
+  controlsHidden: () => boolean;
 }
 
 type Zone = "left" | "center" | "right";

@@ -71,7 +71,7 @@ describe("video detail page", () => {
     expect(tag).toContain('preload="auto"');
     expect(tag).not.toMatch(/autoplay/i);
     expect(html).toMatch(/<source src="\/stream\/1\/master.m3u8" type="application\/vnd.apple.mpegurl"\/?>/);
-    expect(html).toMatch(/<track kind="subtitles" src="\/stream\/1\/subtitles-zh-CN.vtt" srcLang="zh-CN" label="中文"\/?>/i);
+    expect(html).toMatch(/<track kind="captions" src="\/stream\/1\/subtitles-zh-CN.vtt" srcLang="zh-CN" label="中文"\/?>/i);
     expect(html).toMatch(/<link rel="preload"[^>]*href="\/1.webp"/);
     expect(html).toMatch(/<link rel="preload"[^>]*href="\/stream\/1\/master.m3u8"[^>]*as="fetch"/);
     expect(html).toContain('aria-label="播放进度"');
@@ -143,7 +143,16 @@ describe("video detail page", () => {
   it("structured data and Open Graph / Twitter player tags are complete and absolute", async () => {
     const context = await browser.newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
-    const ld = JSON.parse((await page.textContent('script[type="application/ld+json"]')) ?? "{}");
+    const ld = JSON.parse((await page.textContent('script[type="application/ld+json"]')) ?? "{}") as {
+      name: string;
+      description: string;
+      thumbnailUrl: string[];
+      uploadDate: string;
+      duration: string;
+      contentUrl: string;
+      inLanguage: string;
+      aggregateRating: { ratingValue: number; bestRating: number; ratingCount: number };
+    };
     const v = video(VIDEO);
     expect(ld.name).toBe(v.title);
     expect(ld.description).toBe(v.description);
@@ -200,7 +209,7 @@ describe("player", () => {
       await context.addInitScript(() => {
         let gesture = false;
         for (const type of ["pointerdown", "keydown"]) window.addEventListener(type, (e) => (gesture ||= e.isTrusted), true);
-        const play = HTMLMediaElement.prototype.play;
+        const { play } = HTMLMediaElement.prototype as { play: (this: HTMLMediaElement) => Promise<void> };
         HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
           if (!this.muted && !gesture) return Promise.reject(new DOMException("play() needs a user gesture", "NotAllowedError"));
           return play.call(this);
