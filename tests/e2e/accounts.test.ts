@@ -4,7 +4,7 @@ import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, screenshot, waitForHyd
 
 /**
  * Accounts in Chromium against `wrangler dev` (spec §2 /auth and /profile, §4
- * auth form and profile, §5, §8; DESIGN §5): the auth form and its messages,
+ * auth form and profile, §5, §8; docs/decisions/0010-embedded-accounts.md): the auth form and its messages,
  * sign-in/up/out, guards, the profile, the HttpOnly session, the library saved
  * in the account, tab sync, the no-JavaScript form path.
  *

@@ -5,7 +5,7 @@ import { mediaNumberOf } from "../../shared/stream/contract";
 import { DESKTOP, PHONE, baseURL, launchBrowser, newPage, screenshot, waitForHydration, type ConsoleLog } from "./browser";
 
 /**
- * The detail page and its player (spec §2, §4, §7; DESIGN §4) in Chromium
+ * The detail page and its player (docs/product-spec.md §2, §4, §7; the choices beyond it in docs/decisions/) in Chromium
  * against `wrangler dev`. The default browser allows autoplay with sound; the
  * refused-autoplay path has its own browser.
  */

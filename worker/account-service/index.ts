@@ -1,5 +1,5 @@
 /**
- * Embedded account service (DESIGN.md §5): a Supabase-Auth-compatible subset backed by D1,
+ * Embedded account service (docs/decisions/0010-embedded-accounts.md): a Supabase-Auth-compatible subset backed by D1,
  * used when no real Supabase project is configured. The worker reaches it in-process by
  * giving supabase-js `global.fetch: accountServiceFetch(opts)`.
  */
