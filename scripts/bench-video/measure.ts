@@ -65,11 +65,13 @@ const PROBE = () => {
   }, 250);
 };
 
-const WATCH_MS = 45_000;
+const WATCH_MS = Number(process.env.BENCH_WATCH_MS ?? 45_000);
 const BYTES_WINDOW_MS = 30_000;
 
 export async function measurePlayback(browser: Browser, url: string, engine: Engine, profile: NetworkProfile): Promise<PlaybackFigures> {
   const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 2 });
+  // tsx (esbuild keepNames) wraps named functions in `__name(…)`: give the page that helper too.
+  await context.addInitScript({ content: "globalThis.__name = (fn) => fn;" });
   await context.addInitScript(PROBE);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -155,7 +157,10 @@ export async function measurePlayback(browser: Browser, url: string, engine: Eng
         v.addEventListener("timeupdate", check);
       });
     })
-    .catch(() => null);
+    .catch((error: unknown) => {
+      console.warn(`seek: ${String(error)}`);
+      return null;
+    });
 
   clearTimeout(closeWindow);
   await context.close();
