@@ -16,7 +16,10 @@ const INPUTS = [
   "node_modules/opencc-js/package.json",
 ];
 
-/** @param {string} root the repository root */
+/**
+ * @param {string} root the repository root
+ * @returns {string}
+ */
 export function searchKeysInputsHash(root) {
   const hash = createHash("sha256");
   for (const file of INPUTS)
@@ -28,7 +31,11 @@ export function searchKeysInputsHash(root) {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** The hash recorded in a generated file ("// inputs: <hash>"), or null. */
+/**
+ * The hash recorded in a generated file ("// inputs: <hash>"), or null.
+ * @param {string} file
+ * @returns {string | null}
+ */
 export function recordedHash(file) {
   try {
     return /\/\/ inputs: ([0-9a-f]+)/.exec(fs.readFileSync(file, "utf8"))?.[1] ?? null;
@@ -37,9 +44,14 @@ export function recordedHash(file) {
   }
 }
 
+/** @type {string[]} */
 export const GENERATED_FILES = ["shared/search/generated/pinyin-keys.ts", "shared/search/generated/t2s-table.ts"];
 
-/** Whether every generated file records the current inputs. */
+/**
+ * Whether every generated file records the current inputs.
+ * @param {string} root the repository root
+ * @returns {boolean}
+ */
 export function searchKeysCurrent(root) {
   const hash = searchKeysInputsHash(root);
   return GENERATED_FILES.every((file) => recordedHash(path.join(root, file)) === hash);

@@ -42,10 +42,10 @@ export const AccountContext = createContext<AccountActions>({
   signIn: unavailable,
   signUp: unavailable,
   signOut: async () => {},
-  requestPasswordReset: async () => notYet,
+  requestPasswordReset: () => Promise.resolve(notYet),
   resetPassword: unavailable,
-  listSessions: async () => ({ sessions: null, error: notYet }),
-  signOutSession: async () => notYet,
+  listSessions: () => Promise.resolve({ sessions: null, error: notYet }),
+  signOutSession: () => Promise.resolve(notYet),
 });
 
 export function useAccount(): AccountActions {

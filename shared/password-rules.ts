@@ -8,9 +8,7 @@ export const PASSWORD_MAX_BYTES = 72;
 
 /** Characters of a password: Unicode code points, not UTF-16 units or bytes. */
 export function passwordCharacters(password: string): number {
-  let count = 0;
-  for (const _ of password) count++;
-  return count;
+  return Array.from(password).length;
 }
 
 export function passwordBytes(password: string): number {

@@ -35,7 +35,7 @@ export function DeviceList() {
   async function signOutEverywhere() {
     setBusy("all");
     await account.signOut("global");
-    navigate("/", { replace: true });
+    void navigate("/", { replace: true });
   }
 
   return (

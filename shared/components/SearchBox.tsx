@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ComponentType, type FormEvent, type RefObject } from "react";
+import { useRef, useState, type ComponentType, type FormEvent, type RefObject } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { rememberSearch } from "../search/history";
 import { searchHref } from "../search/query";
@@ -16,10 +16,10 @@ export interface SearchPopupProps {
   listboxId: string;
   text: string;
   focused: boolean;
-  onState(state: PopupState): void;
+  onState: (state: PopupState) => void;
   keys: RefObject<KeyHandler | null>;
   /** Leaves the box for `href`, remembering `query` in 搜索历史. */
-  go(href: string, query: string): void;
+  go: (href: string, query: string) => void;
 }
 
 const CLOSED: PopupState = { open: false, activeId: null };
@@ -50,8 +50,14 @@ export function SearchBox() {
   const keys = useRef<KeyHandler | null>(null);
   const input = useRef<HTMLInputElement>(null);
 
-  // Keep the box in step with the URL (the query of /search, empty elsewhere).
-  useEffect(() => setText(initial), [location.pathname, location.search, initial]);
+  // Keep the box in step with the URL (the query of /search, empty elsewhere): when the
+  // URL changes, the text is reset while rendering (no effect, no extra commit).
+  const url = location.pathname + location.search;
+  const [shownUrl, setShownUrl] = useState(url);
+  if (url !== shownUrl) {
+    setShownUrl(url);
+    setText(initial);
+  }
 
   const load = () => {
     if (Popup) return;
@@ -65,7 +71,7 @@ export function SearchBox() {
     rememberSearch(query);
     setPopup(CLOSED);
     input.current?.blur();
-    navigate(href);
+    void navigate(href);
   };
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {

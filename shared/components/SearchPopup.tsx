@@ -1,4 +1,4 @@
-import { useEffect, useState, type MouseEvent } from "react";
+import { useEffect, useImperativeHandle, useState, type MouseEvent } from "react";
 import { fetchSuggestions } from "../search/api-client";
 import { readHistory, writeHistory } from "../search/history";
 import { normaliseQuery } from "../search/normalise";
@@ -24,12 +24,17 @@ export function SearchPopup({ listboxId, text, focused, onState, keys, go }: Sea
   const [active, setActive] = useState(-1);
   const [dismissed, setDismissed] = useState(false);
 
-  useEffect(() => {
+  // A new query shows its answer at once when this page view already fetched it (set while
+  // rendering, not in an effect); otherwise the effect below fetches it.
+  const [answeredQ, setAnsweredQ] = useState(q);
+  if (answeredQ !== q) {
+    setAnsweredQ(q);
     const known = answers.get(q);
-    if (known) {
-      setAnswer(known);
-      return;
-    }
+    if (known) setAnswer(known);
+  }
+
+  useEffect(() => {
+    if (answers.has(q)) return;
     const controller = new AbortController();
     fetchSuggestions(q, controller.signal).then(
       (res) => {
@@ -41,17 +46,23 @@ export function SearchPopup({ listboxId, text, focused, onState, keys, go }: Sea
     return () => controller.abort();
   }, [q]);
 
-  // Typing reopens the list and starts again from the box; so does coming back to it.
-  useEffect(() => {
+  // Typing reopens the list and starts again from the box; so does coming back to it
+  // (both adjusted while rendering, from the previous text and focus).
+  const [prevText, setPrevText] = useState(text);
+  if (prevText !== text) {
+    setPrevText(text);
     setActive(-1);
     setDismissed(false);
-  }, [text]);
-  useEffect(() => {
-    if (!focused) return;
-    setHistory(readHistory()); // another tab may have searched meanwhile
-    setDismissed(false);
-    setActive(-1);
-  }, [focused]);
+  }
+  const [prevFocused, setPrevFocused] = useState(focused);
+  if (prevFocused !== focused) {
+    setPrevFocused(focused);
+    if (focused) {
+      setHistory(readHistory()); // another tab may have searched meanwhile
+      setDismissed(false);
+      setActive(-1);
+    }
+  }
 
   const hot = answers.get("")?.hot ?? (answer && !answer.q ? answer.hot : []);
   const options: Option[] = q
@@ -85,7 +96,8 @@ export function SearchPopup({ listboxId, text, focused, onState, keys, go }: Sea
     }
   };
 
-  keys.current = (key) => {
+  // The box offers its key presses to this handler (through the `keys` ref it passes down).
+  useImperativeHandle(keys, () => (key: string) => {
     const n = options.length;
     switch (key) {
       case "ArrowDown":
@@ -109,7 +121,7 @@ export function SearchPopup({ listboxId, text, focused, onState, keys, go }: Sea
       default:
         return false;
     }
-  };
+  });
 
   const optionProps = (i: number, option: Option) => ({
     id: optionId(i),

@@ -39,7 +39,13 @@ export function ForgotPasswordForm({ initialError, sent: initiallySent, onBack }
           {error}
         </div>
       ) : null}
-      <form className="auth-form" method="post" action="/api/auth/recover" onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
+      <form
+        className="auth-form"
+        method="post"
+        action="/api/auth/recover"
+        onSubmit={(event) => void onSubmit(event)}
+        aria-describedby={error ? errorId : undefined}
+      >
         <label className="field">
           <span className="field-label">邮箱</span>
           <input

@@ -7,7 +7,7 @@ import { PageMeta } from "../components/PageMeta";
 
 /** /auth/reset?token_hash=…: the new password from the reset e-mail's link; success signs in and goes home. */
 export function ResetPasswordPage() {
-  const data = useLoaderData() as ResetPageData;
+  const data = useLoaderData<ResetPageData>();
   const account = useAccount();
   const navigate = useNavigate();
   const [password, setPassword] = useState("");
@@ -29,7 +29,7 @@ export function ResetPasswordPage() {
     try {
       const result = await account.resetPassword(data.tokenHash, password, confirm);
       if (result.error) setError(result.error.message || authErrorMessage(null));
-      else navigate("/", { replace: true });
+      else void navigate("/", { replace: true });
     } finally {
       setSubmitting(false);
     }
@@ -47,7 +47,13 @@ export function ResetPasswordPage() {
           </div>
         ) : null}
         {data.tokenHash ? (
-          <form className="auth-form" method="post" action="/api/auth/reset" onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
+          <form
+            className="auth-form"
+            method="post"
+            action="/api/auth/reset"
+            onSubmit={(event) => void onSubmit(event)}
+            aria-describedby={error ? errorId : undefined}
+          >
             <input type="hidden" name="token_hash" value={data.tokenHash} />
             <label className="field">
               <span className="field-label">新密码</span>

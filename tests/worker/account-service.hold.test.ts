@@ -27,7 +27,7 @@ interface Harness {
 function harness(overrides: Partial<AccountServiceOptions> = {}): Harness {
   let offset = 0;
   const mail: MailMessage[] = [];
-  const mailer: Mailer = { kind: "kept", send: async (m) => void mail.push(m) };
+  const mailer: Mailer = { kind: "kept", send: (m) => Promise.resolve(void mail.push(m)) };
   const serviceFetch = accountServiceFetch({
     db,
     jwtSecret: "h".repeat(32),
@@ -108,7 +108,7 @@ describe("sessions end", () => {
     h.advance(29 * DAY);
     const kept = await refresh(h, session.refresh_token);
     expect(kept.status).toBe(200);
-    const next = ((await kept.json()) as { refresh_token: string; access_token: string }).refresh_token;
+    const next = (await kept.json<{ refresh_token: string; access_token: string }>()).refresh_token;
     h.advance(31 * DAY);
     const ended = await refresh(h, next);
     expect(ended.status).toBe(400);
@@ -123,7 +123,7 @@ describe("sessions end", () => {
       h.advance(20 * DAY);
       const res = await refresh(h, token);
       expect(res.status, `day ${day}`).toBe(200);
-      token = ((await res.json()) as { refresh_token: string }).refresh_token;
+      token = (await res.json<{ refresh_token: string }>()).refresh_token;
     }
     h.advance(11 * DAY);
     const ended = await refresh(h, token);

@@ -91,13 +91,13 @@ interface SessionBody {
 async function signUp(svc: Service, email: string, password = PASSWORD, data?: unknown): Promise<SessionBody> {
   const res = await call(svc, "POST", "/signup", { body: { email, password, ...(data ? { data } : {}) } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as SessionBody;
+  return await res.json<SessionBody>();
 }
 
 async function signIn(svc: Service, email: string, password = PASSWORD): Promise<SessionBody> {
   const res = await call(svc, "POST", "/token?grant_type=password", { body: { email, password } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as SessionBody;
+  return await res.json<SessionBody>();
 }
 
 function refresh(svc: Service, refreshToken: string, ip?: string): Promise<Response> {
@@ -342,25 +342,25 @@ describe("POST /token", () => {
 
     const r1 = await refresh(svc, t0);
     expect(r1.status).toBe(200);
-    const s1 = (await r1.json()) as SessionBody;
+    const s1 = await r1.json<SessionBody>();
     const t1 = s1.refresh_token;
     expect(t1).not.toBe(t0);
     expect(decodeJwtPayload(s1.access_token)!.session_id).toBe(sessionId);
     // amr keeps the sign-in time.
     expect(decodeJwtPayload(s1.access_token)!.amr).toEqual(decodeJwtPayload(s0.access_token)!.amr);
 
-    const s2 = (await (await refresh(svc, t1)).json()) as SessionBody;
+    const s2 = await (await refresh(svc, t1)).json<SessionBody>();
     const t2 = s2.refresh_token;
     expect(new Set([t0, t1, t2]).size).toBe(3);
 
     // t0 is neither active nor the parent of the active token, but was revoked < 10 s ago.
     svc.advance(5_000);
-    const within = (await (await refresh(svc, t0)).json()) as SessionBody;
+    const within = await (await refresh(svc, t0)).json<SessionBody>();
     expect(within.refresh_token).toBe(t2);
 
     // t1 is the parent of the active t2: returns t2 however late.
     svc.advance(60_000);
-    const parent = (await (await refresh(svc, t1)).json()) as SessionBody;
+    const parent = await (await refresh(svc, t1)).json<SessionBody>();
     expect(parent.refresh_token).toBe(t2);
 
     // t0 again, long after its revocation: theft assumed, the whole session ends.
@@ -378,7 +378,7 @@ describe("POST /token", () => {
     const tokens = new Set<string>();
     for (const res of results) {
       expect(res.status).toBe(200);
-      tokens.add(((await res.json()) as SessionBody).refresh_token);
+      tokens.add((await res.json<SessionBody>()).refresh_token);
     }
     expect(tokens.size).toBe(1);
   });
@@ -398,7 +398,7 @@ describe("POST /token", () => {
     for (let i = 0; i < 40; i++) {
       const res = await refresh(svc, token, ip);
       expect(res.status, await res.clone().text()).toBe(200);
-      token = ((await res.json()) as SessionBody).refresh_token;
+      token = (await res.json<SessionBody>()).refresh_token;
     }
     svc.advance(5 * 60_000);
     expect((await call(svc, "POST", "/token?grant_type=password", { ip, body: {} })).status).toBe(400);
@@ -409,7 +409,7 @@ describe("POST /token", () => {
     const ip = uniqueIp();
     const a = await signUp(svc, uniqueEmail("ses-a"));
     const b = await signUp(svc, uniqueEmail("ses-b"));
-    const first = (await (await refresh(svc, a.refresh_token, ip)).json()) as SessionBody;
+    const first = await (await refresh(svc, a.refresh_token, ip)).json<SessionBody>();
     const sessionId = decodeJwtPayload(first.access_token)!.session_id as string;
     // Fill the session's window up to one below the limit (as that many refreshes would), then two more.
     const { limit, windowMs } = RATE_LIMITS.refresh;
@@ -467,7 +467,7 @@ describe("access token", () => {
     expect(iat).toBeLessThanOrEqual(after);
     expect(claims.exp).toBe(iat + 3600);
     expect(s.expires_at).toBe(claims.exp);
-    expect(claims.amr).toEqual([{ method: "password", timestamp: expect.any(Number) }]);
+    expect(claims.amr).toEqual([{ method: "password", timestamp: expect.any(Number) as number }]);
     expect(Math.abs((claims.amr as { timestamp: number }[])[0].timestamp - iat)).toBeLessThanOrEqual(1);
     expect(claims.session_id).toMatch(UUID);
     const row = await db.prepare("SELECT user_id FROM sessions WHERE id = ?").bind(claims.session_id).first<{ user_id: string }>();
@@ -624,13 +624,13 @@ describe("PUT /user", () => {
     const put = async (data: unknown) => {
       const res = await call(svc, "PUT", "/user", { token: s.access_token, body: { data } });
       expect(res.status).toBe(200);
-      return ((await res.json()) as { user_metadata: Record<string, unknown> }).user_metadata;
+      return (await res.json<{ user_metadata: Record<string, unknown> }>()).user_metadata;
     };
     expect(await put({ b: { y: 2 }, c: "三" })).toMatchObject({ a: 1, b: { y: 2 }, c: "三", sub: s.user.id });
     const meta = await put({ a: null, missing: null });
     expect(meta).not.toHaveProperty("a");
     expect(meta).toMatchObject({ b: { y: 2 }, c: "三", email: s.user.email });
-    const fresh = (await (await call(svc, "GET", "/user", { token: s.access_token })).json()) as { user_metadata: unknown };
+    const fresh = await (await call(svc, "GET", "/user", { token: s.access_token })).json<{ user_metadata: unknown }>();
     expect(fresh.user_metadata).toEqual(meta);
   });
 
@@ -769,7 +769,7 @@ describe("autoConfirm false", () => {
     const email = uniqueEmail("unconfirmed");
     const res = await call(svc, "POST", "/signup", { body: { email, password: PASSWORD, data: { n: 1 } } });
     expect(res.status).toBe(200);
-    const user = (await res.json()) as Record<string, unknown>;
+    const user = await res.json<Record<string, unknown>>();
     expect(user).not.toHaveProperty("access_token");
     expect(user).not.toHaveProperty("email_confirmed_at");
     expect(user).not.toHaveProperty("confirmed_at");
@@ -785,7 +785,7 @@ describe("autoConfirm false", () => {
     // A wrong password still says invalid_credentials (the confirmation state is not revealed).
     await expectError(await call(svc, "POST", "/token?grant_type=password", { body: { email, password: "wrong password" } }), 400, "invalid_credentials");
     // Signing up again returns the same (still unconfirmed) user; the password is unchanged.
-    const again = (await (await call(svc, "POST", "/signup", { body: { email, password: "other password" } })).json()) as Record<string, unknown>;
+    const again = await (await call(svc, "POST", "/signup", { body: { email, password: "other password" } })).json<Record<string, unknown>>();
     expect(again.id).toBe(user.id);
     const row = await db.prepare("SELECT encrypted_password FROM users WHERE id = ?").bind(user.id).first<{ encrypted_password: string }>();
     expect(await verifyPassword(PASSWORD, row!.encrypted_password)).toBe(true);
@@ -797,7 +797,7 @@ describe("autoConfirm false", () => {
     const svc = service({ autoConfirm: false });
     const res = await call(svc, "POST", "/signup", { body: { email: email.toUpperCase(), password: "whatever1" } });
     expect(res.status).toBe(200);
-    const fake = (await res.json()) as Record<string, unknown>;
+    const fake = await res.json<Record<string, unknown>>();
     expect(fake.id).toMatch(UUID);
     expect(fake.id).not.toBe(real.user.id);
     expect(fake.identities).toEqual([]);

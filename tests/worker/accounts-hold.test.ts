@@ -104,7 +104,7 @@ describe("per-account throttling", () => {
     for (const password of [PASSWORD, "wrong-again"]) {
       const res = await call("POST", "/api/auth/sign-in", { ip: uniqueIp(), json: { email: email.toUpperCase(), password } });
       expect(res.status).toBe(429);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toBe("尝试次数过多，请稍后再试");
+      expect((await res.json<{ error: { message: string } }>()).error.message).toBe("尝试次数过多，请稍后再试");
       expect(res.headers.getSetCookie()).toEqual([]);
     }
     // Another account at the same moment is not affected.
@@ -165,7 +165,7 @@ describe("per-account throttling in front of a real Supabase project", () => {
       for (let i = 0; i < 5; i++) expect((await call("POST", "/api/auth/sign-in", { env: remote, json: { email, password: "wrong" } })).status).toBe(400);
       const locked = await call("POST", "/api/auth/sign-in", { env: remote, ip: uniqueIp(), json: { email, password: PASSWORD } });
       expect(locked.status).toBe(429);
-      expect(((await locked.json()) as { error: { message: string } }).error.message).toBe("尝试次数过多，请稍后再试");
+      expect((await locked.json<{ error: { message: string } }>()).error.message).toBe("尝试次数过多，请稍后再试");
       expect(calls).toHaveLength(5);
     } finally {
       spy.mockRestore();
@@ -217,7 +217,7 @@ describe("devices and sign-out scopes", () => {
     const listed = await call("GET", "/api/auth/sessions", { jar: a });
     expect(listed.status).toBe(200);
     expect(listed.headers.get("Cache-Control")).toBe("private, no-store");
-    const { sessions } = (await listed.json()) as { sessions: Array<{ id: string; device: string; country: string | null; current: boolean }> };
+    const { sessions } = await listed.json<{ sessions: Array<{ id: string; device: string; country: string | null; current: boolean }> }>();
     expect(sessions.length).toBe(4);
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
     const labels = sessions.map((s) => `${s.device} / ${s.country}`);
@@ -264,7 +264,7 @@ describe("configuration", () => {
     }
     const open = await call("GET", "/auth/v1/user", { env: { EXPOSE_ACCOUNT_API: "true" } });
     expect(open.status).toBe(401);
-    expect(((await open.json()) as { code: string }).code).toBe("no_authorization");
+    expect((await open.json<{ code: string }>()).code).toBe("no_authorization");
   });
 
   it("a bad value stops the site with a clear 503 and a log line naming the variable", async () => {
@@ -336,7 +336,7 @@ describe("password reset", () => {
       json: { token_hash: tokenHash, password: "new-pass-4", confirmPassword: "new-pass-4" },
     });
     expect(again.status).toBe(400);
-    expect(((await again.json()) as { error: { message: string } }).error.message).toBe("链接已失效或已被使用，请重新发送邮件");
+    expect((await again.json<{ error: { message: string } }>()).error.message).toBe("链接已失效或已被使用，请重新发送邮件");
   });
 
   it("a link older than an hour no longer works", async () => {

@@ -5,6 +5,8 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import app from "../../worker/index";
+import type { Library } from "../../shared/library";
+import type { SessionUser } from "../../shared/session-user";
 import { base64UrlToBytes, bytesToBase64Url } from "../../worker/account-service/encoding";
 
 const BASE = "https://yingshi.test";
@@ -128,9 +130,33 @@ function expiredCopy(jar: Jar): Jar {
   return jarWith({ ...session, expires_at: Math.floor(Date.now() / 1000) - 120, expires_in: -120 });
 }
 
-async function json<T = any>(res: Response): Promise<T> {
+/** GET and PUT /api/auth/user: the visitor and the saved library (nulls when signed out). */
+interface UserBody {
+  user: SessionUser | null;
+  library: Library | null;
+}
+
+/** The same, where the test expects a signed-in visitor. */
+interface SignedInBody {
+  user: SessionUser;
+  library: Library;
+}
+
+/** Every refusal of the account API. */
+interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+/** The embedded account service's sign-up (/auth/v1/signup, GoTrue's session shape). */
+interface ServiceSessionBody {
+  access_token: string;
+  user: { id: string; email: string };
+}
+
+/** The JSON body of an answer, as the shape `T` the test expects of it. */
+async function json<T>(res: Response): Promise<T> {
   expect(res.headers.get("Content-Type") ?? "").toContain("application/json");
-  return (await res.json());
+  return await res.json<T>();
 }
 
 async function signUp(tag = "user"): Promise<{ email: string; jar: Jar; res: Response }> {
@@ -229,7 +255,7 @@ describe("GET /api/auth/user and signed-in pages", () => {
     const res = await call("GET", "/api/auth/user", { jar });
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("private, no-store");
-    const body = await json(res);
+    const body = await json<SignedInBody>(res);
     expect(body.user.email).toBe(email);
     expect(typeof body.user.id).toBe("string");
     expect(Number.isNaN(Date.parse(body.user.createdAt))).toBe(false);
@@ -323,7 +349,7 @@ describe("a broken session cookie means signed out, cookies cleared, never a 500
       const flipped = value.slice(0, at) + (value[at] === "x" ? "y" : "x") + value.slice(at + 1);
       const user = await call("GET", "/api/auth/user", { cookie: `${COOKIE}=${flipped}` });
       expect(user.status).toBeLessThan(500);
-      const body = await json(user);
+      const body = await json<UserBody>(user);
       if (body.user === null) expectCleared(user, [COOKIE]);
       else throw new Error(`a cookie flipped at ${at} was still accepted`);
     }
@@ -367,7 +393,7 @@ describe("a broken session cookie means signed out, cookies cleared, never a 500
     await expectSignedOut(cookieHeader(expiredCopy(jar)), [COOKIE]);
     // Reuse ended the session: the newest cookie no longer works either.
     const after = await call("GET", "/api/auth/user", { jar: expiredCopy(latest) });
-    expect((await json(after)).user).toBeNull();
+    expect((await json<UserBody>(after)).user).toBeNull();
     expectCleared(after, [COOKIE]);
   });
 });
@@ -381,7 +407,7 @@ describe("an expired access token is refreshed by the worker", () => {
     const expired = expiredCopy(jar);
     const res = await call("GET", "/api/auth/user", { jar: expired });
     expect(res.status).toBe(200);
-    expect((await json(res)).user.email).toBe(email);
+    expect((await json<SignedInBody>(res)).user.email).toBe(email);
     expect(res.headers.get("X-Auth-Event")).toBe("TOKEN_REFRESHED");
     expectSessionCookies(res);
     const refreshed = decodeSession(absorb(new Map(), res));
@@ -392,7 +418,7 @@ describe("an expired access token is refreshed by the worker", () => {
     // The new session works without another refresh.
     const again = await call("GET", "/api/auth/user", { jar: jarWith(refreshed) });
     expect(again.status).toBe(200);
-    expect((await json(again)).user.email).toBe(email);
+    expect((await json<SignedInBody>(again)).user.email).toBe(email);
     expect(again.headers.get("X-Auth-Event")).toBeNull();
     expect(again.headers.getSetCookie()).toEqual([]);
   });
@@ -412,7 +438,7 @@ describe("an expired access token is refreshed by the worker", () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => call("GET", "/api/auth/user", { jar: expired, ip })));
     for (const res of responses) {
       expect(res.status).toBe(200);
-      expect((await json(res)).user?.email).toBe(email);
+      expect((await json<UserBody>(res)).user?.email).toBe(email);
       expect(setCookies(res).filter(isCleared)).toEqual([]);
     }
   });
@@ -425,7 +451,7 @@ describe("CSRF", () => {
     const { email } = await signUp("csrf");
     const evil = await call("POST", "/api/auth/sign-in", { json: { email, password: PASSWORD }, headers: { Origin: "https://evil.example" } });
     expect(evil.status).toBe(403);
-    expect((await json(evil)).error.code).toBe("csrf");
+    expect((await json<ErrorBody>(evil)).error.code).toBe("csrf");
     expect(evil.headers.getSetCookie()).toEqual([]);
 
     const crossSite = await call("POST", "/api/auth/sign-in", { json: { email, password: PASSWORD }, headers: { "Sec-Fetch-Site": "cross-site" } });
@@ -450,14 +476,14 @@ describe("CSRF", () => {
       headers: { "Sec-Fetch-Site": "cross-site" },
     });
     expect(put.status).toBe(403);
-    expect((await json(await call("GET", "/api/auth/user", { jar }))).library.favourites).toEqual([]);
+    expect((await json<SignedInBody>(await call("GET", "/api/auth/user", { jar }))).library.favourites).toEqual([]);
 
     const get = await call("GET", "/api/auth/sign-out", { jar });
     expect(get.status).toBe(405);
-    expect((await json(get)).error.code).toBe("method_not_allowed");
+    expect((await json<ErrorBody>(get)).error.code).toBe("method_not_allowed");
     expect(get.headers.getSetCookie()).toEqual([]);
     // still signed in
-    expect((await json(await call("GET", "/api/auth/user", { jar }))).user).not.toBeNull();
+    expect((await json<UserBody>(await call("GET", "/api/auth/user", { jar }))).user).not.toBeNull();
   });
 });
 
@@ -474,13 +500,13 @@ describe("rate limit", () => {
       // Different unknown addresses: the per-account throttle never trips here.
       const res = await call("POST", "/api/auth/sign-in", { ip, json: { email: `nobody-${i}-${email}`, password: "wrong-password" } });
       expect(res.status).toBe(400);
-      expect((await json(res)).error.message).toBe("邮箱或密码错误");
+      expect((await json<ErrorBody>(res)).error.message).toBe("邮箱或密码错误");
       const up = await call("POST", "/api/auth/sign-up", { ip, json: { email: "not an address", password: PASSWORD, confirmPassword: PASSWORD } });
       expect(up.status).toBe(400);
     }
     const limited = await call("POST", "/api/auth/sign-in", { ip, json: { email, password: PASSWORD } });
     expect(limited.status).toBe(429);
-    const body = await json(limited);
+    const body = await json<ErrorBody>(limited);
     expect(body.error.code).toBe("over_request_rate_limit");
     expect(body.error.message).toBe("操作过于频繁，请稍后再试");
     expect(limited.headers.getSetCookie()).toEqual([]);
@@ -500,7 +526,7 @@ describe("rate limit", () => {
 describe("request bodies", () => {
   async function expectError(res: Response, status: number, code: string) {
     expect(res.status).toBe(status);
-    const body = await json(res);
+    const body = await json<ErrorBody>(res);
     expect(body.error.code).toBe(code);
     expect(typeof body.error.message).toBe("string");
     expect(body.error.message.length).toBeGreaterThan(0);
@@ -556,27 +582,27 @@ describe("sign-up and sign-in messages", () => {
   it("mismatch, short password, existing e-mail and wrong password", async () => {
     const mismatch = await call("POST", "/api/auth/sign-up", { json: { email: uniqueEmail("v"), password: "abcdef", confirmPassword: "abcdeg" } });
     expect(mismatch.status).toBe(400);
-    expect((await json(mismatch)).error.message).toBe("密码确认不匹配");
+    expect((await json<ErrorBody>(mismatch)).error.message).toBe("密码确认不匹配");
 
     const short = await call("POST", "/api/auth/sign-up", { json: { email: uniqueEmail("v"), password: "abc", confirmPassword: "abc" } });
     expect(short.status).toBe(400);
-    expect((await json(short)).error.message).toBe("密码长度至少6位");
+    expect((await json<ErrorBody>(short)).error.message).toBe("密码长度至少6位");
 
     const { email } = await signUp("exists");
     const again = await call("POST", "/api/auth/sign-up", { json: { email, password: PASSWORD, confirmPassword: PASSWORD } });
     expect(again.status).toBe(400);
-    expect((await json(again)).error.message).toContain("该邮箱已注册");
+    expect((await json<ErrorBody>(again)).error.message).toContain("该邮箱已注册");
     expect(again.headers.getSetCookie()).toEqual([]);
 
     const wrong = await call("POST", "/api/auth/sign-in", { json: { email, password: "not-the-password" } });
     expect(wrong.status).toBe(400);
-    const body = await json(wrong);
+    const body = await json<ErrorBody>(wrong);
     expect(body.error).toEqual({ code: "invalid_credentials", message: "邮箱或密码错误" });
     expect(wrong.headers.getSetCookie()).toEqual([]);
 
     const unknown = await call("POST", "/api/auth/sign-in", { json: { email: uniqueEmail("nobody"), password: PASSWORD } });
     expect(unknown.status).toBe(400);
-    expect((await json(unknown)).error.message).toBe("邮箱或密码错误");
+    expect((await json<ErrorBody>(unknown)).error.message).toBe("邮箱或密码错误");
 
     const missing = await call("POST", "/api/auth/sign-in", { json: { email: "", password: "" } });
     expect(missing.status).toBe(400);
@@ -593,7 +619,7 @@ describe("account service unreachable", () => {
     const res = await callWith(DOWN, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("down"), password: PASSWORD } });
     const elapsed = Date.now() - started;
     expect(res.status).toBe(503);
-    const body = await json(res);
+    const body = await json<ErrorBody>(res);
     expect(body.error.code).toBe("service_unavailable");
     expect(["操作失败，请重试", "账号服务暂时不可用，请稍后重试"]).toContain(body.error.message);
     expect(elapsed).toBeLessThan(5000);
@@ -611,7 +637,7 @@ describe("account service unreachable", () => {
     const { jar } = await signUp("down-keep");
     const user = await callWith(DOWN, "GET", "/api/auth/user", { jar });
     expect(user.status).toBe(503);
-    expect((await json(user)).error.code).toBe("service_unavailable");
+    expect((await json<ErrorBody>(user)).error.code).toBe("service_unavailable");
     expect(setCookies(user).filter(isCleared)).toEqual([]);
     expect(user.headers.getSetCookie()).toEqual([]);
 
@@ -621,7 +647,7 @@ describe("account service unreachable", () => {
 
     // The service is back: the same cookie is still a session.
     const back = await call("GET", "/api/auth/user", { jar });
-    expect((await json(back)).user).not.toBeNull();
+    expect((await json<UserBody>(back)).user).not.toBeNull();
   });
 });
 
@@ -647,19 +673,19 @@ describe("PUT /api/auth/user saves the library", () => {
     });
     expect(put.status).toBe(200);
     expect(put.headers.get("Cache-Control")).toBe("private, no-store");
-    const saved = await json(put);
+    const saved = await json<UserBody>(put);
     expect(saved.library).toEqual({ favourites: ["video_001"], history: [{ id: "video_002", position: 30, duration: 120, updatedAt: 1000 }] });
 
-    const got = await json(await call("GET", "/api/auth/user", { jar }));
+    const got = await json<UserBody>(await call("GET", "/api/auth/user", { jar }));
     expect(got.library).toEqual(saved.library);
 
     const simple = await call("PUT", "/api/auth/user", { jar, json: { data: { library: { favourites: ["video_001"], history: [] } } } });
     expect(simple.status).toBe(200);
-    expect((await json(await call("GET", "/api/auth/user", { jar }))).library).toEqual({ favourites: ["video_001"], history: [] });
+    expect((await json<UserBody>(await call("GET", "/api/auth/user", { jar }))).library).toEqual({ favourites: ["video_001"], history: [] });
 
     const anon = await call("PUT", "/api/auth/user", { json: { data: { library: { favourites: ["video_001"], history: [] } } } });
     expect(anon.status).toBe(401);
-    expect((await json(anon)).error.code).toBe("not_signed_in");
+    expect((await json<ErrorBody>(anon)).error.code).toBe("not_signed_in");
   });
 
   it("the saved library reaches the signed-in page's root data", async () => {
@@ -703,7 +729,7 @@ describe("the no-JavaScript form path", () => {
     expect(out.headers.get("Location")).toBe("/");
     expectCleared(out, [COOKIE]);
     const after = await call("GET", "/api/auth/user", { jar });
-    expect((await json(after)).user).toBeNull();
+    expect((await json<UserBody>(after)).user).toBeNull();
   });
 
   it("form sign-up errors go back to the sign-up form with the message", async () => {
@@ -743,7 +769,7 @@ describe("EXPOSE_ACCOUNT_API", () => {
     const email = uniqueEmail("exposed");
     const res = await callWith({ EXPOSE_ACCOUNT_API: "1" }, "POST", "/auth/v1/signup", { json: { email, password: PASSWORD }, headers: { apikey: "x" } });
     expect(res.status).toBe(200);
-    const body = await json(res);
+    const body = await json<ServiceSessionBody>(res);
     expect(body.user.email).toBe(email);
     expect(typeof body.access_token).toBe("string");
 

@@ -47,7 +47,7 @@ describe("search JSON endpoints", () => {
     const res = await SELF.fetch(BASE + "/api/search?q=" + encodeURIComponent("霧港") + "&sort=relevance");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
-    const body = (await res.json()) as SearchResult;
+    const body = await res.json<SearchResult>();
     expect(body.ids[0]).toBe("video_001");
     expect(body.marks.video_001).toEqual([[0, 2]]);
     expect(body.state).toEqual({ q: "霧港", category: null, sort: "relevance", page: 1 });
@@ -56,10 +56,10 @@ describe("search JSON endpoints", () => {
   it("GET /api/search/suggest gives up to 8 titles with covers, and 热门搜索 for an empty box", async () => {
     const res = await SELF.fetch(BASE + "/api/search/suggest?q=wg");
     expect(res.status).toBe(200);
-    const body = (await res.json()) as SuggestResponse;
+    const body = await res.json<SuggestResponse>();
     expect(body.items[0]).toEqual({ id: "video_001", title: "雾港来信", cover: "/1.webp", year: 2025, category: "电影", marks: [[0, 2]] });
     expect(body.items.length).toBeLessThanOrEqual(8);
-    const empty = (await (await SELF.fetch(BASE + "/api/search/suggest")).json()) as SuggestResponse;
+    const empty = await (await SELF.fetch(BASE + "/api/search/suggest")).json<SuggestResponse>();
     expect(empty.items).toEqual([]);
     expect(empty.hot).toHaveLength(8);
   });

@@ -4,7 +4,6 @@
  * move it), not the wall clock hono/jwt would use.
  */
 import { decode, sign, verify } from "hono/jwt";
-import type { JWTPayload } from "hono/utils/jwt/types";
 
 export type JwtPayload = Record<string, unknown>;
 
@@ -44,7 +43,7 @@ export async function verifyJwt(token: string, secret: string, { issuer, audienc
 export function decodeJwtPayload(token: string): JwtPayload | null {
   try {
     const { payload } = decode(token);
-    return typeof payload === "object" && payload !== null ? (payload) : null;
+    return typeof payload === "object" && payload !== null ? payload : null;
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { signUpProblem } from "../../shared/auth-messages";
 import { EMPTY_LIBRARY, parseLibrary, type Library } from "../../shared/library";
-import type { AppEnv } from "../app-env";
+import type { AppContext, AppEnv } from "../app-env";
 import { limitBody } from "../request-body";
 import { noteSignIn, signInLockSeconds } from "./sign-in-throttle";
 import { credentialsOf, readAuthBody } from "./body";
@@ -27,7 +27,7 @@ export { API_RATE_LIMITS } from "./responses";
 export const authApi = new Hono<AppEnv>();
 
 // CSRF: state-changing requests must come from this site.
-authApi.use("*", async (c, next) => {
+authApi.use("*", async (c: AppContext, next) => {
   if (c.req.method !== "GET" && c.req.method !== "HEAD" && isCrossSiteRequest(c.req.raw)) {
     return jsonError(c, 403, "csrf");
   }
@@ -36,7 +36,7 @@ authApi.use("*", async (c, next) => {
 });
 authApi.use(
   "*",
-  limitBody((c) => jsonError(c, 413, "payload_too_large")),
+  limitBody((c: AppContext) => jsonError(c, 413, "payload_too_large")),
 );
 
 authApi.post("/sign-in", async (c) => {

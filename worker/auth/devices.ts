@@ -38,7 +38,7 @@ async function listDevices(c: AppContext): Promise<Response> {
   if (refusal) return refusal;
   const response = await sessionsCall(session, "GET").catch(() => null);
   if (!response || response.status !== 200) return unsupported(c, session, response);
-  const items = (await response.json()) as SessionListItem[];
+  const items = await response.json<SessionListItem[]>();
   const devices: DeviceSession[] = items.map((s) => ({
     id: s.id,
     device: deviceLabel(s.user_agent),

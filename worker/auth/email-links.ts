@@ -40,7 +40,7 @@ async function emailRequest(c: AppContext, kind: "recover" | "resend"): Promise<
 }
 
 /** Uses a one-time link with supabase-js's verifyOtp; the session it gives goes into the cookie. */
-async function useLink(
+async function redeemLink(
   session: RequestSession,
   tokenHash: string,
   type: LinkType | "recovery",
@@ -58,7 +58,7 @@ async function verifyLink(c: AppContext): Promise<Response> {
   const tokenHash = c.req.query("token_hash") ?? "";
   const session = createRequestSession(c);
   if ((type !== "signup" && type !== "email_change") || !tokenHash) return formRedirect(c, session, "/auth?mode=signin&error=otp_expired");
-  const used = await useLink(session, tokenHash, type);
+  const used = await redeemLink(session, tokenHash, type);
   if (!used.ok) return formRedirect(c, session, `/auth?mode=signin&error=${used.unavailable ? "service_unavailable" : "otp_expired"}`);
   return formRedirect(c, session, AFTER_LINK[type]);
 }
@@ -75,7 +75,7 @@ async function resetPassword(c: AppContext): Promise<Response> {
   const problem = signUpProblem(password, confirm);
   if (problem) return body.form ? back(problem) : jsonError(c, 400, problem);
   if (!tokenHash) return body.form ? back("otp_expired") : jsonError(c, 400, "otp_expired");
-  const used = await useLink(session, tokenHash, "recovery");
+  const used = await redeemLink(session, tokenHash, "recovery");
   if (!used.ok) {
     if (body.form) return back(used.unavailable ? "service_unavailable" : "otp_expired");
     return used.unavailable ? jsonError(c, 503, "service_unavailable") : jsonError(c, 400, "otp_expired");

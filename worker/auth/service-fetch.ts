@@ -21,11 +21,9 @@ export interface ServiceEndpoint {
 }
 
 /** Rejects when the signal aborts, for calls that do not watch the signal themselves. */
-export function whenAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
+export async function whenAborted(signal: AbortSignal): Promise<never> {
+  if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  throw signal.reason; // whatever the signal was aborted with, as fetch itself rejects
 }
 
 function urlOf(input: RequestInfo | URL): string {

@@ -14,6 +14,13 @@ import { configOf } from "../config";
 import { isLocalHost } from "../local-host";
 import { guardedFetch, serviceEndpoint, type ServiceEndpoint } from "./service-fetch";
 
+/**
+ * supabase-js's own default database type (no generated types: only the auth API is used). The
+ * clients below are made with it and the "public" schema spelled out, so that they have exactly
+ * the `SupabaseClient` type; left to a call's defaults, their schema parameters would be `any`.
+ */
+type DefaultDatabase = SupabaseClient extends SupabaseClient<infer Database> ? Database : never;
+
 /** Name of the session cookie (chunked by @supabase/ssr as NAME.0, NAME.1, … when long). */
 export const SESSION_COOKIE = "yingshi-auth";
 /**
@@ -95,7 +102,7 @@ export function createRequestSession(c: AppContext): RequestSession {
     timeoutMs,
     stop,
   };
-  session.client = createServerClient(endpoint.url, endpoint.key, {
+  session.client = createServerClient<DefaultDatabase, "public">(endpoint.url, endpoint.key, {
     cookieOptions: { name: SESSION_COOKIE, ...cookieOptions },
     cookies: {
       getAll: () => Object.entries(cookies).map(([name, value]) => ({ name, value })),
@@ -121,7 +128,7 @@ export function createRequestSession(c: AppContext): RequestSession {
  * (password-reset and confirmation e-mails: no PKCE verifier cookie is left behind).
  */
 export function sessionlessClient(session: RequestSession): SupabaseClient {
-  return createClient(session.endpoint.url, session.endpoint.key, {
+  return createClient<DefaultDatabase, "public">(session.endpoint.url, session.endpoint.key, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: "implicit" },
     global: { fetch: session.guardedFetch },
   });

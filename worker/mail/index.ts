@@ -50,8 +50,9 @@ function bindingMailer(binding: SendEmail, from: string): Mailer {
 
 const noMailer: Mailer = {
   kind: "none",
-  async send(message) {
+  send(message) {
     console.error(`mail: no mail transport configured (MAIL_API_URL or the EMAIL binding); dropped "${message.subject}"`);
+    return Promise.resolve();
   },
 };
 

@@ -28,6 +28,8 @@ function message(to: string, subject: string, lines: string[], link?: { href: st
     }
     <p style="color:#888;font-size:13px">如果这不是您本人的操作，请忽略本邮件。</p>
   </div>`;
+  // `html` answers a promise only when a value interpolated into it is one; none here is.
+  if (body instanceof Promise) throw new Error("mail: a template resolved asynchronously");
   return { to, subject, text, html: body.toString() };
 }
 

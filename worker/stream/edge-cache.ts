@@ -170,10 +170,11 @@ export async function serveThroughEdgeCache(c: AppContext, source: EdgeCacheSour
   const whole = await source.loadWhole();
   const meta = representationMeta(whole);
   if (!meta) return marked(whole, "MISS");
-  let forClient: ReadableStream | null = null;
-  let forCache: ReadableStream | null = null;
+  let forClient: ReadableStream<Uint8Array> | null = null;
+  let forCache: ReadableStream<Uint8Array> | null = null;
   if (whole.body && meta.size > 0) {
-    [forClient, forCache] = whole.body.tee();
+    const body: ReadableStream<Uint8Array> = whole.body;
+    [forClient, forCache] = body.tee();
     forCache = withLength(forCache, meta.size);
   } else {
     await discardBody(whole.body);

@@ -93,7 +93,7 @@ export async function signUp(tag: string, o: CallOptions = {}): Promise<{ email:
 
 export async function userOf(jar: Jar, o: CallOptions = {}): Promise<{ res: Response; email: string | null }> {
   const res = await call("GET", "/api/auth/user", { ...o, jar });
-  const body = res.status === 200 ? ((await res.json()) as { user: { email: string } | null }) : null;
+  const body = res.status === 200 ? await res.json<{ user: { email: string } | null }>() : null;
   return { res, email: body?.user?.email ?? null };
 }
 
@@ -109,7 +109,7 @@ export interface DevMail {
 export async function mailTo(to: string): Promise<DevMail[]> {
   const res = await call("GET", `/dev/mail.json?to=${encodeURIComponent(to)}`, { base: "http://localhost" });
   expect(res.status).toBe(200);
-  return (await res.json()) as DevMail[];
+  return await res.json<DevMail[]>();
 }
 
 /** The first link to this site in a mail's text. */

@@ -61,7 +61,7 @@ async function resend(svc: Service, c: Context): Promise<Response> {
 const VERIFY_TYPES: Record<string, OneTimeKind> = { signup: "signup", email: "signup", recovery: "recovery", email_change: "email_change" };
 
 /** Applies a used link to its user: confirms the address, or moves the account to its new one. */
-async function applyLink(svc: Service, kind: OneTimeKind, user: UserRow, relatesTo: string, nowMs: number): Promise<D1PreparedStatement[]> {
+function applyLink(svc: Service, kind: OneTimeKind, user: UserRow, relatesTo: string, nowMs: number): D1PreparedStatement[] {
   const now = isoTime(nowMs);
   if (kind === "email_change") {
     if (user.email_change !== relatesTo) throw otpExpired();
@@ -85,7 +85,7 @@ async function verify(svc: Service, c: Context): Promise<Response> {
   if (!found) throw otpExpired();
   const created = newSession(svc.db, found.id, nowMs, sessionOrigin(c));
   try {
-    await svc.db.batch([...(await applyLink(svc, kind, found, used.relates_to, nowMs)), ...created.statements]);
+    await svc.db.batch([...applyLink(svc, kind, found, used.relates_to, nowMs), ...created.statements]);
   } catch (error) {
     if (isUniqueViolation(error)) throw otpExpired(); // the new address was taken meanwhile
     throw error;
