@@ -141,10 +141,19 @@ for (const [width, viewport] of [
       });
     });
 
+    it("the player with its 清晰度 menu open has no violations", async () => {
+      await withPage("/video/video_001", async (page) => {
+        await page.locator(".player-quality .player-menu-button").click();
+        await page.locator(".player-quality .player-menu-list").waitFor();
+        await settle(page);
+        expect(await audit(page)).toEqual([]);
+      });
+    });
+
     it("the player with its speed menu open has no violations", async () => {
       await withPage("/video/video_001", async (page) => {
-        await page.locator(".player-rate").click();
-        await page.locator("#player-speed-menu").waitFor();
+        await page.locator(".player-speed .player-menu-button").click();
+        await page.locator(".player-speed .player-menu-list").waitFor();
         await settle(page);
         expect(await audit(page)).toEqual([]);
       });

@@ -246,7 +246,8 @@ describe("keyboard only", () => {
       names.push((await focused(page)).name ?? "");
       await tabTo(page, () => true, 1);
     }
-    for (const name of ["播放进度", "暂停", "重新播放", "静音", "音量", "全屏"]) expect(names).toContain(name);
+    for (const name of ["播放进度", "暂停", "重新播放", "静音", "音量", "字幕", "全屏"]) expect(names).toContain(name);
+    expect(names.some((n) => n.startsWith("清晰度"))).toBe(true);
     expect(names.some((n) => n.startsWith("倍速"))).toBe(true);
 
     // back to the play/pause button; Enter pauses, Space plays again
@@ -268,7 +269,7 @@ describe("keyboard only", () => {
     // the speed menu opens with Enter, a rate is chosen with Tab + Enter
     await tabTo(page, (f) => (f.name ?? "").startsWith("倍速"), 12);
     await page.keyboard.press("Enter");
-    await page.locator("#player-speed-menu").waitFor();
+    await page.locator(".player-speed .player-menu-list").waitFor();
     await tabTo(page, (f) => f.text === "1.5×", 8);
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector<HTMLVideoElement>("video.player-video")?.playbackRate === 1.5);
