@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTime } from "../../shared/format";
 import { levelLabel } from "../../shared/player/quality";
-import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls";
+import { parseMasterPlaylist } from "../../shared/stream/hls";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import { DESKTOP, PHONE, baseURL, launchBrowser, newPage, screenshot, waitForHydration, type ConsoleLog } from "./browser";
 
