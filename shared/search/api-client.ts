@@ -4,7 +4,7 @@ import type { SearchResult, SuggestResponse } from "./query";
 async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { signal, headers: { Accept: "application/json" } });
   if (!res.ok) throw new Error(`搜索失败（${res.status}）`);
-  return (await res.json());
+  return await res.json();
 }
 
 /** The search page after hydration: the worker ranks (it holds the tables the browser does not load). */

@@ -18,7 +18,7 @@ export async function readAuthBody(request: Request): Promise<BodyResult> {
 
 /** A string field of a body, trimmed and bounded; "" when absent. */
 export function textField(value: Record<string, unknown>, name: string, max = 320): string {
-  return typeof value[name] === "string" ? (value[name]).trim().slice(0, max) : "";
+  return typeof value[name] === "string" ? value[name].trim().slice(0, max) : "";
 }
 
 /** Email and password from a body; trimmed email, password as typed. */
