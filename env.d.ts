@@ -35,6 +35,10 @@ declare namespace Cloudflare {
   MAIL_API_KEY?: string;
   /** Cloudflare Email Service binding ([[send_email]] name = "EMAIL"), optional. */
   EMAIL?: SendEmail;
+  /** 弹幕 rooms, one per video (worker/danmaku/room.ts). */
+  DANMAKU: DurableObjectNamespace<import("./worker/danmaku/room").DanmakuRoom>;
+  /** Extra blocked words for 弹幕, comma- or line-separated (added to shared/danmaku/blocked-words.ts). */
+  DANMAKU_BLOCKED_WORDS?: string;
   /** Only in the worker tests: the D1 migrations to apply. */
   TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
   }

@@ -4,6 +4,7 @@ import { accountServiceFetch, accountServiceOptions } from "./account-service/in
 import type { AppEnv } from "./app-env";
 import { authApi } from "./auth/api";
 import { configOf, configResultOf } from "./config";
+import { danmakuApi } from "./danmaku/api";
 import { requestLimits } from "./limits";
 import { isLocalHost } from "./local-host";
 import { devMailbox } from "./mail/dev-mailbox";
@@ -30,6 +31,8 @@ app.use("*", async (c, next) => {
 
 // Account API for the browser (cookie sessions; the browser never sees a token).
 app.route("/api/auth", authApi);
+// 弹幕: comment windows, DPlayer v3 and the live room over WebSocket (worker/danmaku/).
+app.route("/api/danmaku", danmakuApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));
 
 // The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is true.
@@ -57,3 +60,6 @@ app.on(["GET", "HEAD"], "*", handlePage);
 app.all("*", (c) => c.text("不支持的请求方法", 405, { Allow: "GET, HEAD" }));
 
 export default app;
+
+// Durable Object classes bound in wrangler.toml.
+export { DanmakuRoom } from "./danmaku/room";
