@@ -39,6 +39,8 @@ declare namespace Cloudflare {
   DANMAKU: DurableObjectNamespace<import("./worker/danmaku/room").DanmakuRoom>;
   /** Extra blocked words for 弹幕, comma- or line-separated (added to shared/danmaku/blocked-words.ts). */
   DANMAKU_BLOCKED_WORDS?: string;
+  /** "off": rooms of the built-in titles start empty instead of with sample comments (shared/danmaku/samples.ts). */
+  DANMAKU_SAMPLES?: string;
   /** Only in the worker tests: the D1 migrations to apply. */
   TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
   }

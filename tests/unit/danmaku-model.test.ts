@@ -78,3 +78,19 @@ describe("DPlayer mapping and rooms", () => {
     expect(roomName("video_001", 2)).toBe("video_001:2");
   });
 });
+
+describe("sample danmaku", async () => {
+  const { sampleComments, durationSeconds, SAMPLES_PER_VIDEO } = await import("../../shared/danmaku/samples");
+  it("are valid comments, the same every time, half in the first 20 s and none past the running time", () => {
+    const running = durationSeconds("02:08:40");
+    expect(running).toBe(7720);
+    const a = sampleComments("video_001", running, 0);
+    expect(a).toHaveLength(SAMPLES_PER_VIDEO);
+    expect(sampleComments("video_001", running, 0)).toEqual(a);
+    expect(sampleComments("video_002", running, 0)).not.toEqual(a);
+    for (const c of a) expect(checkDraft(c)).toMatchObject({ ok: true, draft: { text: c.text, time: c.time } });
+    expect(a.filter((c) => c.time <= 21).length).toBeGreaterThanOrEqual(SAMPLES_PER_VIDEO / 2);
+    expect(Math.max(...a.map((c) => c.time))).toBeLessThanOrEqual(running);
+    expect(durationSeconds("bad")).toBe(0);
+  });
+});

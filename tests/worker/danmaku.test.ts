@@ -160,13 +160,13 @@ describe("posting and reading", () => {
     const stub = env.DANMAKU.get(env.DANMAKU.idFromName(video));
     const count = await runInDurableObject(stub, (room) => {
       for (let i = 0; i <= MAX_COMMENTS_PER_ROOM; i++) {
-        const r = room.post(`user-${i}`, { time: i % 600, text: `第${i}条` }, []);
+        const r = room.post(video, `user-${i}`, { time: i % 600, text: `第${i}条` }, []);
         if (!r.ok) throw new Error(r.code);
       }
       return room.count();
     });
     expect(count).toBe(MAX_COMMENTS_PER_ROOM);
-    const texts = (await runInDurableObject(stub, (room) => room.list(0, 0))).map((c) => c.text);
+    const texts = (await runInDurableObject(stub, (room) => room.list(video, 0, 0))).map((c) => c.text);
     expect(texts).not.toContain("第0条");
     expect(texts).toContain("第600条");
   });
@@ -235,12 +235,12 @@ describe("the room's WebSocket", () => {
     const stub = env.DANMAKU.get(env.DANMAKU.idFromName(video));
     const first = await openSocket(video);
     await first.next(isType("hello"));
-    await runInDurableObject(stub, (room) => room.post("u1", { time: 1, text: "一" }, []));
+    await runInDurableObject(stub, (room) => room.post(video, "u1", { time: 1, text: "一" }, []));
     const seenLast = ((await first.next(isType("comment"))) as Extract<ServerMessage, { type: "comment" }>).comment.id;
     first.ws.close();
     await runInDurableObject(stub, (room) => {
-      room.post("u2", { time: 2, text: "二" }, []);
-      room.post("u3", { time: 3, text: "三" }, []);
+      room.post(video, "u2", { time: 2, text: "二" }, []);
+      room.post(video, "u3", { time: 3, text: "三" }, []);
     });
     const again = await openSocket(video, { after: seenLast });
     expect(await again.next(isType("hello"))).toMatchObject({ last: seenLast + 2 });
@@ -249,7 +249,7 @@ describe("the room's WebSocket", () => {
     // Up to date: no backlog at all.
     const current = await openSocket(video, { after: seenLast + 2 });
     await current.next(isType("hello"));
-    await runInDurableObject(stub, (room) => room.post("u4", { time: 4, text: "四" }, []));
+    await runInDurableObject(stub, (room) => room.post(video, "u4", { time: 4, text: "四" }, []));
     await current.next(isType("comment"));
     expect(current.seen.map((m) => m.type)).toEqual(["hello", "comment"]);
     again.ws.close();

@@ -138,7 +138,7 @@ async function readV3(c: Context<AppEnv>): Promise<Response> {
   const maxText = c.req.query("max");
   const max = maxText && /^\d{1,6}$/.test(maxText) ? Math.min(Number(maxText), MAX_READ) : MAX_READ;
   return cachedJson(c, async () => {
-    const comments = await roomOf(c.env, id).list(0, MAX_VIDEO_TIME, max);
+    const comments = await roomOf(c.env, id).list(id, 0, MAX_VIDEO_TIME, max);
     return c.json({ code: 0, data: comments.map(toDplayerItem) }, 200, cacheHeaders);
   });
 }
@@ -165,7 +165,7 @@ const postV3 = [
     if (!mode) return applySession(session, dplayerError(c, "badMode"));
     let posted: PostResult;
     try {
-      posted = await roomOf(c.env, id).post(result.user.id, { time: fields.time, text: fields.text, color: fields.color, mode }, blockedWords(c.env));
+      posted = await roomOf(c.env, id).post(id, result.user.id, { time: fields.time, text: fields.text, color: fields.color, mode }, blockedWords(c.env));
     } catch (error) {
       console.error("danmaku: the room failed", error);
       return applySession(session, dplayerError(c, "unavailable"));
@@ -190,6 +190,7 @@ danmakuApi.get("/:videoId/ws", async (c) => {
   if (user) headers.set(USER_HEADER, user);
   const after = url.searchParams.get("after");
   const target = new URL("https://room/ws");
+  target.searchParams.set("video", videoId);
   if (after) target.searchParams.set("after", after);
   const upgraded = await roomOf(c.env, videoId).fetch(new Request(target, { headers }));
   // The room's answer has immutable headers: a fresh 101 lets the security middleware add its own.
@@ -204,7 +205,7 @@ danmakuApi.get("/:videoId", async (c) => {
   const to = timeParam(c.req.query("to"), MAX_VIDEO_TIME);
   if (from === null || to === null || from > to) return c.json({ error: { code: "bad_window", message: "时间范围无效" } }, 400, noStore);
   return cachedJson(c, async () => {
-    const comments = await roomOf(c.env, videoId).list(from, to);
+    const comments = await roomOf(c.env, videoId).list(videoId, from, to);
     return c.json({ videoId, from, to, comments }, 200, cacheHeaders);
   });
 });

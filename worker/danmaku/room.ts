@@ -1,11 +1,14 @@
 /**
  * DanmakuRoom: the Durable Object of one video's 弹幕 (shared/danmaku/model.ts roomName).
  * SQLite storage holds the comments (ids increase; at most MAX_COMMENTS_PER_ROOM, oldest out)
- * and each author's recent post times (the rate limit). Viewers connect over the WebSocket
+ * and each author's recent post times (the rate limit); a built-in title's room starts with its
+ * sample comments. Viewers connect over the WebSocket
  * Hibernation API: the object keeps nothing in memory between events — who may post is in each
  * socket's attachment — so an idle room is evicted and costs nothing.
  */
 import { DurableObject } from "cloudflare:workers";
+import { getVideo } from "../../shared/catalogue/index";
+import { durationSeconds, sampleComments } from "../../shared/danmaku/samples";
 import {
   checkDraft,
   DANMAKU_MESSAGES,
@@ -30,6 +33,7 @@ export const MAX_READ = 1000;
 export type PostResult = { ok: true; comment: DanmakuComment } | { ok: false; code: DanmakuErrorCode; retryAfterMs?: number };
 
 interface Attachment {
+  video: string;
   user: string | null;
   words: string[];
 }
@@ -48,6 +52,8 @@ const toComment = (r: Row): DanmakuComment => ({
 
 export class DanmakuRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  /** Whether ensureSamples ran in this instance (lost on eviction: it then checks the meta table once more). */
+  private samplesChecked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -58,16 +64,31 @@ export class DanmakuRoom extends DurableObject<Env> {
     this.sql.exec("CREATE INDEX IF NOT EXISTS comments_time ON comments (time)");
     this.sql.exec("CREATE TABLE IF NOT EXISTS posts (author TEXT NOT NULL, at INTEGER NOT NULL)");
     this.sql.exec("CREATE INDEX IF NOT EXISTS posts_author ON posts (author, at)");
+    this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  }
+
+  /** Stores the sample comments of a built-in title once (shared/danmaku/samples.ts), unless DANMAKU_SAMPLES is "off". */
+  private ensureSamples(videoId: string): void {
+    if (this.samplesChecked) return;
+    this.samplesChecked = true;
+    if (this.env.DANMAKU_SAMPLES === "off") return;
+    if (this.sql.exec("SELECT 1 FROM meta WHERE key = 'samples'").toArray().length > 0) return;
+    const video = getVideo(videoId);
+    if (!video) return;
+    this.seed(sampleComments(videoId, durationSeconds(video.duration), Date.now()));
+    this.sql.exec("INSERT INTO meta (key, value) VALUES ('samples', ?)", videoId);
   }
 
   /** Comments with from ≤ time ≤ to, by time (at most `limit`). */
-  list(from: number, to: number, limit = MAX_READ): DanmakuComment[] {
+  list(videoId: string, from: number, to: number, limit = MAX_READ): DanmakuComment[] {
+    this.ensureSamples(videoId);
     const rows = this.sql.exec<Row>("SELECT * FROM comments WHERE time >= ? AND time <= ? ORDER BY time, id LIMIT ?", from, to, Math.min(limit, MAX_READ)).toArray();
     return rows.map(toComment);
   }
 
   /** Checks, stores and broadcasts a comment of `author`. */
-  post(author: string, input: unknown, words: readonly string[]): PostResult {
+  post(videoId: string, author: string, input: unknown, words: readonly string[]): PostResult {
+    this.ensureSamples(videoId);
     const checked = checkDraft(input, words);
     if (!checked.ok) return { ok: false, code: checked.code };
     const now = Date.now();
@@ -91,18 +112,18 @@ export class DanmakuRoom extends DurableObject<Env> {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM comments").one().n;
   }
 
-  /** Stores comments as given (sample comments of the built-in titles), only into an empty room. */
-  seed(comments: ReadonlyArray<Omit<DanmakuComment, "id">>): number {
-    if (this.count() > 0) return 0;
+  /** Stores comments as given (the sample comments of the built-in titles). */
+  private seed(comments: ReadonlyArray<Omit<DanmakuComment, "id">>): void {
     for (const c of comments) {
       this.sql.exec("INSERT INTO comments (time, text, mode, color, author, created) VALUES (?, ?, ?, ?, ?, ?)", c.time, c.text, c.mode, c.color, c.author, c.created);
     }
-    return comments.length;
   }
 
   /** The WebSocket upgrade (the worker checked the Origin and the session). `?after=ID` resumes. */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket upgrade", { status: 426 });
+    const url = new URL(request.url);
+    this.ensureSamples(url.searchParams.get("video") ?? "");
     const user = request.headers.get(USER_HEADER);
     let words: string[] = [];
     try {
@@ -113,11 +134,11 @@ export class DanmakuRoom extends DurableObject<Env> {
     }
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ user: user || null, words } satisfies Attachment);
+    server.serializeAttachment({ video: url.searchParams.get("video") ?? "", user: user || null, words } satisfies Attachment);
     // SQL calls are synchronous: no comment can slip in between the backlog and the first broadcast.
     const last = this.sql.exec<{ last: number | null }>("SELECT MAX(id) AS last FROM comments").one().last ?? 0;
     send(server, { type: "hello", canPost: Boolean(user), last });
-    const afterText = new URL(request.url).searchParams.get("after");
+    const afterText = url.searchParams.get("after");
     const after = afterText !== null && /^\d{1,15}$/.test(afterText) ? Number(afterText) : null;
     if (after !== null && after < last) {
       const rows = this.sql.exec<Row>("SELECT * FROM comments WHERE id > ? ORDER BY id LIMIT ?", after, MAX_READ).toArray();
@@ -138,9 +159,9 @@ export class DanmakuRoom extends DurableObject<Env> {
     if (typeof data !== "object" || data === null || (data as { type?: unknown }).type !== "post") return fail(ws, "badRequest");
     const nonceValue = (data as { nonce?: unknown }).nonce;
     const nonce = typeof nonceValue === "string" ? nonceValue.slice(0, 64) : "";
-    const { user, words } = (ws.deserializeAttachment() ?? { user: null, words: [] }) as Attachment;
+    const { video, user, words } = (ws.deserializeAttachment() ?? { video: "", user: null, words: [] }) as Attachment;
     if (!user) return fail(ws, "notSignedIn", nonce);
-    const result = this.post(user, data, words);
+    const result = this.post(video, user, data, words);
     if (!result.ok) return fail(ws, result.code, nonce);
     send(ws, { type: "ack", nonce, comment: result.comment });
   }
