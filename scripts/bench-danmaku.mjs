@@ -3,8 +3,11 @@
  * `npm run bench:danmaku`: serves the site locally (wrangler dev, as `npm start`), opens
  * CLIENTS WebSockets to one 弹幕 room (signed out, read only), lets a few signed-in posters
  * send comments over their own sockets and prints the fan-out latency (post sent → comment
- * received by each client) as p50/p99, plus the time to open the room's sockets.
- * Writes bench-results/danmaku.json.
+ * received by each client) as p50/p99, plus the time to open the room's sockets. Then the
+ * overlay in Debian's Chromium under a 4× CPU slowdown (CDP): the room's socket is replaced
+ * (page.routeWebSocket) by one that sends OVERLAY_COMMENTS comments, and the frame times
+ * (requestAnimationFrame) and the main thread's task time per frame (CDP Performance metrics)
+ * are measured while they cross the screen. Writes bench-results/danmaku.json.
  *
  *   npm run bench:danmaku                  200 clients, 40 comments
  *   BENCH_CLIENTS=50 npm run bench:danmaku
@@ -12,6 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
 import WebSocket from "ws";
 import { startLocalSite } from "./local-site.mjs";
 
@@ -23,6 +27,78 @@ const POSTS = 40;
 /** Between two posts (ms): each poster sends every POSTERS × GAP ms, above the 2 s rate limit. */
 const GAP = 260;
 const VIDEO = "video_002";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const OVERLAY_COMMENTS = 130;
+const MEASURE_MS = 3000;
+
+/** Frame times of the overlay with many comments on screen, 4× CPU slowdown. */
+async function overlayFrames(base) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--autoplay-policy=no-user-gesture-required"] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addInitScript(() => {
+      localStorage.setItem("yingshi-danmaku", JSON.stringify({ on: true, opacity: 1, area: "full", density: "high", fontSize: "small", blocked: [] }));
+    });
+    const page = await context.newPage();
+    let room;
+    const roomReady = new Promise((resolve) => {
+      void page.routeWebSocket(/\/api\/danmaku\//, (ws) => {
+        room = ws;
+        ws.send(JSON.stringify({ type: "hello", canPost: false, last: 0 }));
+        resolve();
+      });
+    });
+    await page.route(/\/api\/danmaku\/video_\d+(\?|$)/, (route) => route.fulfill({ json: { comments: [] } }));
+    await page.goto(`${base}/video/${VIDEO}`);
+    await roomReady;
+    await page.evaluate(async () => {
+      const video = document.querySelector("video");
+      video.muted = true;
+      video.loop = true;
+      await video.play().catch(() => {});
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    const words = ["前方高能", "哈哈哈哈哈哈", "名场面", "这段配乐绝了", "打卡", "泪目了家人们", "弹幕护体"];
+    for (let i = 0; i < OVERLAY_COMMENTS; i++) {
+      const comment = { id: i + 1, time: 0, text: `${words[i % words.length]}${i}`, mode: i % 10 === 0 ? "top" : "scroll", color: "#ffffff", author: "bench", created: Date.now() };
+      room.send(JSON.stringify({ type: "comment", comment }));
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    const taskBefore = (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration").value;
+    const frames = await page.evaluate(
+      (ms) =>
+        new Promise((resolve) => {
+          const deltas = [];
+          const onScreen = [];
+          let last = performance.now();
+          const end = last + ms;
+          const step = (now) => {
+            deltas.push(now - last);
+            onScreen.push(document.querySelectorAll(".danmaku-item").length);
+            last = now;
+            if (now < end) requestAnimationFrame(step);
+            else resolve({ deltas, onScreen });
+          };
+          requestAnimationFrame(step);
+        }),
+      MEASURE_MS,
+    );
+    const taskAfter = (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration").value;
+    const sorted = [...frames.deltas].sort((a, b) => a - b);
+    return {
+      overlayOnScreenMin: Math.min(...frames.onScreen),
+      overlayOnScreenMax: Math.max(...frames.onScreen),
+      overlayFps: Number((1000 / (frames.deltas.reduce((a, b) => a + b, 0) / frames.deltas.length)).toFixed(1)),
+      overlayFrameP50Ms: Number(percentile(sorted, 50).toFixed(1)),
+      overlayFrameP99Ms: Number(percentile(sorted, 99).toFixed(1)),
+      overlayMainThreadPerFrameMs: Number((((taskAfter - taskBefore) * 1000) / frames.deltas.length).toFixed(2)),
+    };
+  } finally {
+    await browser.close();
+  }
+}
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -87,6 +163,8 @@ try {
   }
   await Promise.race([all, new Promise((r) => setTimeout(r, 10_000))]);
   latencies.sort((a, b) => a - b);
+  for (const ws of [...clients, ...posters]) ws.close();
+  const overlay = await overlayFrames(base);
   const result = {
     clients: CLIENTS,
     posts: POSTS,
@@ -96,11 +174,11 @@ try {
     fanoutP50Ms: Number(percentile(latencies, 50)?.toFixed(1)),
     fanoutP99Ms: Number(percentile(latencies, 99)?.toFixed(1)),
     fanoutMaxMs: Number(latencies.at(-1)?.toFixed(1)),
+    ...overlay,
   };
   console.table(result);
   fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
   fs.writeFileSync(path.join(root, "bench-results/danmaku.json"), JSON.stringify({ date: new Date().toISOString(), ...result }, null, 2) + "\n");
-  for (const ws of [...clients, ...posters]) ws.close();
 } finally {
   await site.stop();
 }
