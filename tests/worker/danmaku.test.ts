@@ -3,6 +3,7 @@
 // without duplicates or gaps, the checks (signed in, Origin, rate limit, blocked words, length)
 // and a room that was evicted from memory.
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_COMMENTS_PER_ROOM, type DanmakuComment, type ServerMessage } from "../../shared/danmaku/model";
 import { call, signUp, type Jar } from "./helpers/visitor";
@@ -169,6 +170,29 @@ describe("posting and reading", () => {
     const texts = (await runInDurableObject(stub, (room) => room.list(video, 0, 0))).map((c) => c.text);
     expect(texts).not.toContain("第0条");
     expect(texts).toContain("第600条");
+  });
+});
+
+describe("bad input", () => {
+  it("any window query or POST body gets a clear 4xx or a 200, never a 5xx", async () => {
+    const { jar } = await signUp("dm-fuzz");
+    await fc.assert(
+      fc.asyncProperty(fc.string(), fc.string(), async (from, to) => {
+        const res = await call("GET", `/api/danmaku/video_001?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+        expect([200, 400]).toContain(res.status);
+        if (res.status === 400) expect(((await res.json()) as { error: { message: string } }).error.message).toBe("时间范围无效");
+      }),
+      { numRuns: 40 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (body) => {
+        const res = await postV3(jar, body as Record<string, unknown>);
+        expect(res.status).toBeLessThan(500);
+        const answer = (await res.json()) as { code: number; msg?: string };
+        if (res.status !== 200) expect(answer).toEqual({ code: 1, msg: expect.any(String) });
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 

@@ -148,7 +148,7 @@ export function DanmakuControls({ settings, update, signedIn, videoId, send }: C
             void submit();
           }}
         >
-          <select aria-label="弹幕颜色" value={color} onChange={(e) => setColor(e.target.value as DanmakuColor)} style={{ color }}>
+          <select aria-label="弹幕颜色" value={color} onChange={(e) => setColor(e.target.value as DanmakuColor)}>
             {DANMAKU_COLORS.map((c) => (
               <option key={c} value={c}>
                 {COLOR_NAMES[c]}
