@@ -89,7 +89,17 @@ describe("posting and reading", () => {
 
     const v3 = await call("GET", `/api/danmaku/v3/?id=${video}`);
     expect(v3.status).toBe(200);
-    expect(await v3.json()).toEqual({ code: 0, data: [[12.5, 0, 0xffffff, id, "前方高能"], [80, 1, 0xfe0302, expect.any(String), "顶部弹幕"]] });
+    const v3Body = { code: 0, data: [[12.5, 0, 0xffffff, id, "前方高能"], [80, 1, 0xfe0302, expect.any(String), "顶部弹幕"]] };
+    expect(await v3.json()).toEqual(v3Body);
+
+    // The same reads again come from the edge cache, unchanged, with the site's headers.
+    const again = await call("GET", `/api/danmaku/${video}?from=10&to=20`);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(((await again.json()) as { comments: DanmakuComment[] }).comments.map((c) => c.text)).toEqual(["前方高能"]);
+    const v3Again = await call("GET", `/api/danmaku/v3/?id=${video}`);
+    expect(v3Again.status).toBe(200);
+    expect(await v3Again.json()).toEqual(v3Body);
   });
 
   it("refuses a signed-out post, a foreign or missing Origin, an unknown video and malformed bodies", async () => {

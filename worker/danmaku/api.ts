@@ -105,7 +105,8 @@ async function cachedJson(c: Context<AppEnv>, build: () => Promise<Response>): P
   if (!cache) return build();
   const key = new Request(c.req.url, { method: "GET" });
   const hit = await cache.match(key);
-  if (hit) return hit;
+  // A cached response's headers are immutable: copy it so the middlewares can add theirs.
+  if (hit) return new Response(hit.body, hit);
   const response = await build();
   if (response.status === 200) c.executionCtx.waitUntil(cache.put(key, response.clone()));
   return response;

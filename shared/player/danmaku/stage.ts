@@ -35,6 +35,8 @@ export class DanmakuStage {
   private comments: DanmakuComment[] = [];
   private readonly ids = new Set<number>();
   private shown: Shown[] = [];
+  /** Ids on screen: a live comment shown at once is not shown again when playback reaches its time. */
+  private readonly onScreenIds = new Set<number>();
   private scrollLanes: Array<(LaneOccupant & { animation: Animation }) | null> = [];
   private topLanes: Array<Animation | null> = [];
   private bottomLanes: Array<Animation | null> = [];
@@ -86,8 +88,12 @@ export class DanmakuStage {
   }
 
   clear(): void {
-    for (const s of this.shown) s.el.remove();
+    for (const s of this.shown) {
+      s.animation.cancel(); // no finish event for a comment already gone
+      s.el.remove();
+    }
     this.shown = [];
+    this.onScreenIds.clear();
     this.scrollLanes = [];
     this.topLanes = [];
     this.bottomLanes = [];
@@ -133,7 +139,7 @@ export class DanmakuStage {
 
   private show(comment: DanmakuComment, own: boolean): void {
     const { laneHeight, area, limit, blocked, reducedMotion } = this.options;
-    if (this.shown.length >= limit || containsBlockedWord(comment.text, blocked)) return;
+    if (this.onScreenIds.has(comment.id) || this.shown.length >= limit || containsBlockedWord(comment.text, blocked)) return;
     const width = this.root.clientWidth;
     const lanes = Math.max(1, Math.floor((this.root.clientHeight * area) / laneHeight));
     const el = document.createElement("span");
@@ -176,8 +182,10 @@ export class DanmakuStage {
     if (this.video.paused && !own) animation.pause();
     const entry: Shown = { el, animation, comment };
     this.shown.push(entry);
+    this.onScreenIds.add(comment.id);
     animation.onfinish = () => {
       el.remove();
+      this.onScreenIds.delete(comment.id);
       this.shown = this.shown.filter((s) => s !== entry);
     };
   }
