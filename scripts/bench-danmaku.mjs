@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm run bench:danmaku`: serves the site locally (wrangler dev, as `npm start`), opens
  * CLIENTS WebSockets to one 弹幕 room (signed out, read only), lets a few signed-in posters
@@ -17,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import WebSocket from "ws";
+import { parseJson } from "./json.mjs";
 import { startLocalSite } from "./local-site.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -31,7 +33,23 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OVERLAY_COMMENTS = 130;
 const MEASURE_MS = 3000;
 
-/** Frame times of the overlay with many comments on screen, 4× CPU slowdown. */
+/** @typedef {import("../shared/danmaku/model").ServerMessage} ServerMessage */
+/** @typedef {{ deltas: number[], onScreen: number[] }} Frames */
+
+/**
+ * The main thread's task time so far (s), from the CDP Performance metrics.
+ * @param {import("playwright-core").CDPSession} cdp
+ */
+async function taskDuration(cdp) {
+  const metric = (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration");
+  if (!metric) throw new Error("no TaskDuration metric");
+  return metric.value;
+}
+
+/**
+ * Frame times of the overlay with many comments on screen, 4× CPU slowdown.
+ * @param {string} base
+ */
 async function overlayFrames(base) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--autoplay-policy=no-user-gesture-required"] });
   try {
@@ -40,19 +58,18 @@ async function overlayFrames(base) {
       localStorage.setItem("yingshi-danmaku", JSON.stringify({ on: true, opacity: 1, area: "full", density: "high", fontSize: "small", blocked: [] }));
     });
     const page = await context.newPage();
-    let room;
+    /** @type {Promise<import("playwright-core").WebSocketRoute>} */
     const roomReady = new Promise((resolve) => {
       void page.routeWebSocket(/\/api\/danmaku\//, (ws) => {
-        room = ws;
         ws.send(JSON.stringify({ type: "hello", canPost: false, last: 0 }));
-        resolve();
+        resolve(ws);
       });
     });
     await page.route(/\/api\/danmaku\/video_\d+(\?|$)/, (route) => route.fulfill({ json: { comments: [] } }));
     await page.goto(`${base}/video/${VIDEO}`);
-    await roomReady;
+    const room = await roomReady;
     await page.evaluate(async () => {
-      const video = document.querySelector("video");
+      const video = /** @type {HTMLVideoElement} */ (document.querySelector("video"));
       video.muted = true;
       video.loop = true;
       await video.play().catch(() => {});
@@ -62,37 +79,50 @@ async function overlayFrames(base) {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     const words = ["前方高能", "哈哈哈哈哈哈", "名场面", "这段配乐绝了", "打卡", "泪目了家人们", "弹幕护体"];
     for (let i = 0; i < OVERLAY_COMMENTS; i++) {
-      const comment = { id: i + 1, time: 0, text: `${words[i % words.length]}${i}`, mode: i % 10 === 0 ? "top" : "scroll", color: "#ffffff", author: "bench", created: Date.now() };
+      const comment = {
+        id: i + 1,
+        time: 0,
+        text: `${words[i % words.length]}${i}`,
+        mode: i % 10 === 0 ? "top" : "scroll",
+        color: "#ffffff",
+        author: "bench",
+        created: Date.now(),
+      };
       room.send(JSON.stringify({ type: "comment", comment }));
       await new Promise((r) => setTimeout(r, 40));
     }
-    const taskBefore = (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration").value;
+    const taskBefore = await taskDuration(cdp);
     const frames = await page.evaluate(
       (ms) =>
-        new Promise((resolve) => {
-          const deltas = [];
-          const onScreen = [];
-          let last = performance.now();
-          const end = last + ms;
-          const step = (now) => {
-            deltas.push(now - last);
-            onScreen.push(document.querySelectorAll(".danmaku-item").length);
-            last = now;
-            if (now < end) requestAnimationFrame(step);
-            else resolve({ deltas, onScreen });
-          };
-          requestAnimationFrame(step);
-        }),
+        /** @type {Promise<Frames>} */ (
+          new Promise((resolve) => {
+            /** @type {number[]} */
+            const deltas = [];
+            /** @type {number[]} */
+            const onScreen = [];
+            let last = performance.now();
+            const end = last + ms;
+            /** @param {number} now */
+            const step = (now) => {
+              deltas.push(now - last);
+              onScreen.push(document.querySelectorAll(".danmaku-item").length);
+              last = now;
+              if (now < end) requestAnimationFrame(step);
+              else resolve({ deltas, onScreen });
+            };
+            requestAnimationFrame(step);
+          })
+        ),
       MEASURE_MS,
     );
-    const taskAfter = (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration").value;
+    const taskAfter = await taskDuration(cdp);
     const sorted = [...frames.deltas].sort((a, b) => a - b);
     return {
       overlayOnScreenMin: Math.min(...frames.onScreen),
       overlayOnScreenMax: Math.max(...frames.onScreen),
       overlayFps: Number((1000 / (frames.deltas.reduce((a, b) => a + b, 0) / frames.deltas.length)).toFixed(1)),
-      overlayFrameP50Ms: Number(percentile(sorted, 50).toFixed(1)),
-      overlayFrameP99Ms: Number(percentile(sorted, 99).toFixed(1)),
+      overlayFrameP50Ms: Number(percentile(sorted, 50)?.toFixed(1)),
+      overlayFrameP99Ms: Number(percentile(sorted, 99)?.toFixed(1)),
       overlayMainThreadPerFrameMs: Number((((taskAfter - taskBefore) * 1000) / frames.deltas.length).toFixed(2)),
     };
   } finally {
@@ -100,8 +130,17 @@ async function overlayFrames(base) {
   }
 }
 
+/**
+ * @param {number[]} sorted
+ * @param {number} p
+ * @returns {number | undefined} undefined when there is no sample
+ */
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/**
+ * @param {string} base
+ * @param {number} i
+ */
 async function signUp(base, i) {
   const email = `bench-${Date.now().toString(36)}-${i}@example.com`;
   const res = await fetch(`${base}/api/auth/sign-up`, {
@@ -110,9 +149,18 @@ async function signUp(base, i) {
     body: JSON.stringify({ email, password: "bench-secret-1", confirmPassword: "bench-secret-1" }),
   });
   if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
+/**
+ * A socket to the room, once the room's hello has arrived.
+ * @param {string} base
+ * @param {string | null} cookie
+ * @returns {Promise<WebSocket>}
+ */
 function open(base, cookie) {
   const url = `${base.replace(/^http/, "ws")}/api/danmaku/${VIDEO}/ws`;
   const ws = new WebSocket(url, { headers: { Origin: base, ...(cookie ? { Cookie: cookie } : {}) } });
@@ -129,20 +177,25 @@ try {
   const posters = await Promise.all(cookies.map((c) => open(base, c)));
 
   const t0 = performance.now();
+  /** @type {WebSocket[]} */
   const clients = [];
   for (let i = 0; i < CLIENTS; i += 20) clients.push(...(await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, () => open(base, null)))));
   const connectMs = performance.now() - t0;
 
+  /** @type {Map<string, number>} */
   const sentAt = new Map();
+  /** @type {number[]} */
   const latencies = [];
   let received = 0;
   const expected = POSTS * CLIENTS;
-  let done;
+  /** @type {(value: void) => void} */
+  let done = () => {};
+  /** @type {Promise<void>} */
   const all = new Promise((resolve) => (done = resolve));
   for (const ws of clients) {
     ws.on("message", (data) => {
       const now = performance.now();
-      const message = JSON.parse(String(data));
+      const message = /** @type {ServerMessage} */ (parseJson(String(data)));
       if (message.type !== "comment") return;
       const start = sentAt.get(message.comment.text);
       if (start === undefined) return;
@@ -150,11 +203,13 @@ try {
       if (++received === expected) done();
     });
   }
+  /** @type {string[]} */
   const errors = [];
-  for (const ws of posters) ws.on("message", (data) => {
-    const message = JSON.parse(String(data));
-    if (message.type === "error") errors.push(message.message);
-  });
+  for (const ws of posters)
+    ws.on("message", (data) => {
+      const message = /** @type {ServerMessage} */ (parseJson(String(data)));
+      if (message.type === "error") errors.push(message.message);
+    });
   for (let i = 0; i < POSTS; i++) {
     const text = `bench-${i}-${Date.now()}`;
     sentAt.set(text, performance.now());

@@ -9,13 +9,29 @@ import { MAX_COMMENTS_PER_ROOM, type DanmakuComment, type ServerMessage } from "
 import { call, signUp, type Jar } from "./helpers/visitor";
 
 const BASE = "https://yingshi.test";
+
+interface UserBody {
+  user: { id: string };
+}
+/** The DPlayer v3 answer: code 0 with the comment, or code 1 with a message. */
+interface V3Answer {
+  code: number;
+  msg?: string;
+  data?: DanmakuComment;
+}
+interface WindowBody {
+  comments: DanmakuComment[];
+}
+interface ErrorBody {
+  error: { message: string };
+}
 let videoSeq = 0;
 /** A video nobody else in this file uses (each test its own room and cache entries). */
 const freshVideo = () => `video_0${String(10 + ++videoSeq).padStart(2, "0")}`;
 
 async function userId(jar: Jar): Promise<string> {
   const res = await call("GET", "/api/auth/user", { jar });
-  const body = (await res.json()) as { user: { id: string } };
+  const body = await res.json<UserBody>();
   return body.user.id;
 }
 
@@ -73,7 +89,7 @@ describe("posting and reading", () => {
     const id = await userId(jar);
     const res = await postV3(jar, { id: video, author: "ignored", time: 12.54, text: "  前方高能  ", color: 16777215, type: 0 });
     expect(res.status, await res.clone().text()).toBe(200);
-    const posted = (await res.json()) as { code: number; data: DanmakuComment };
+    const posted = await res.json<V3Answer & { data: DanmakuComment }>();
     expect(posted.code).toBe(0);
     expect(posted.data).toMatchObject({ time: 12.5, text: "前方高能", mode: "scroll", color: "#ffffff", author: id });
     expect(JSON.stringify(posted)).not.toContain(email);
@@ -84,19 +100,25 @@ describe("posting and reading", () => {
     const window = await call("GET", `/api/danmaku/${video}?from=10&to=20`);
     expect(window.status).toBe(200);
     expect(window.headers.get("Cache-Control")).toMatch(/max-age=\d+/);
-    const body = (await window.json()) as { comments: DanmakuComment[] };
+    const body = await window.json<WindowBody>();
     expect(body.comments.map((c) => c.text)).toEqual(["前方高能"]);
 
     const v3 = await call("GET", `/api/danmaku/v3/?id=${video}`);
     expect(v3.status).toBe(200);
-    const v3Body = { code: 0, data: [[12.5, 0, 0xffffff, id, "前方高能"], [80, 1, 0xfe0302, expect.any(String), "顶部弹幕"]] };
+    const v3Body = {
+      code: 0,
+      data: [
+        [12.5, 0, 0xffffff, id, "前方高能"],
+        [80, 1, 0xfe0302, expect.any(String), "顶部弹幕"],
+      ],
+    };
     expect(await v3.json()).toEqual(v3Body);
 
     // The same reads again come from the edge cache, unchanged, with the site's headers.
     const again = await call("GET", `/api/danmaku/${video}?from=10&to=20`);
     expect(again.status).toBe(200);
     expect(again.headers.get("X-Content-Type-Options")).toBe("nosniff");
-    expect(((await again.json()) as { comments: DanmakuComment[] }).comments.map((c) => c.text)).toEqual(["前方高能"]);
+    expect((await again.json<WindowBody>()).comments.map((c) => c.text)).toEqual(["前方高能"]);
     const v3Again = await call("GET", `/api/danmaku/v3/?id=${video}`);
     expect(v3Again.status).toBe(200);
     expect(await v3Again.json()).toEqual(v3Body);
@@ -111,14 +133,14 @@ describe("posting and reading", () => {
     const { jar } = await signUp("dm-origin");
     const foreign = await postV3(jar, { id: video, time: 1, text: "你好" }, { Origin: "https://evil.example" });
     expect(foreign.status).toBe(403);
-    expect(((await foreign.json()) as { msg: string }).msg).toBe("禁止跨站请求");
+    expect((await foreign.json<V3Answer>()).msg).toBe("禁止跨站请求");
     expect((await postV3(jar, { id: video, time: 1, text: "你好" }, {})).status).toBe(403);
     expect((await postV3(jar, { id: "video_999", time: 1, text: "你好" })).status).toBe(404);
     const notJson = await call("POST", "/api/danmaku/v3/", { jar, headers: { Origin: BASE, "Content-Type": "application/json" }, form: { a: "b" } });
     expect(notJson.status).toBe(400);
     const huge = await postV3(jar, { id: video, time: 1, text: "长".repeat(5000) });
     expect(huge.status).toBe(413);
-    expect((await call("GET", `/api/danmaku/${video}`).then((r) => r.json())) as { comments: unknown[] }).toEqual(expect.objectContaining({ comments: [] }));
+    expect(await call("GET", `/api/danmaku/${video}`).then((r) => r.json<WindowBody>())).toEqual(expect.objectContaining({ comments: [] }));
   });
 
   it("checks the text, the time, the mode and the colour, in Chinese", async () => {
@@ -135,7 +157,7 @@ describe("posting and reading", () => {
     for (const [fields, msg] of cases) {
       const res = await postV3(jar, { id: video, time: 3, ...fields });
       expect(res.status, msg).toBe(400);
-      expect(((await res.json()) as { msg: string }).msg).toBe(msg);
+      expect((await res.json<V3Answer>()).msg).toBe(msg);
     }
     // 100 characters (emoji count as one each) are accepted.
     const ok = await postV3(jar, { id: video, time: 3, text: "😀".repeat(100) });
@@ -147,10 +169,10 @@ describe("posting and reading", () => {
     const { jar } = await signUp("dm-words");
     const builtIn = await postV3(jar, { id: video, time: 1, text: "你个 傻 逼" });
     expect(builtIn.status).toBe(400);
-    expect(((await builtIn.json()) as { msg: string }).msg).toBe("内容包含屏蔽词");
+    expect((await builtIn.json<V3Answer>()).msg).toBe("内容包含屏蔽词");
     const configured = await postV3(jar, { id: video, time: 1, text: "结局剧透：他死了" }, { Origin: BASE }, { DANMAKU_BLOCKED_WORDS: "广告，剧透" });
     expect(configured.status).toBe(400);
-    expect(((await configured.json()) as { msg: string }).msg).toBe("内容包含屏蔽词");
+    expect((await configured.json<V3Answer>()).msg).toBe("内容包含屏蔽词");
     expect((await postV3(jar, { id: video, time: 1, text: "结局剧透：他死了" })).status).toBe(200);
   });
 
@@ -161,7 +183,7 @@ describe("posting and reading", () => {
     const second = await postV3(jar, { id: video, time: 2, text: "第二条" });
     expect(second.status).toBe(429);
     expect(second.headers.get("Retry-After")).toMatch(/^[12]$/);
-    expect(((await second.json()) as { msg: string }).msg).toBe("发送太频繁，请稍后再试");
+    expect((await second.json<V3Answer>()).msg).toBe("发送太频繁，请稍后再试");
     // Another user is not affected.
     expect((await postV3((await signUp("dm-rate2")).jar, { id: video, time: 2, text: "别人的" })).status).toBe(200);
   });
@@ -190,7 +212,7 @@ describe("bad input", () => {
       fc.asyncProperty(fc.string(), fc.string(), async (from, to) => {
         const res = await call("GET", `/api/danmaku/video_001?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
         expect([200, 400]).toContain(res.status);
-        if (res.status === 400) expect(((await res.json()) as { error: { message: string } }).error.message).toBe("时间范围无效");
+        if (res.status === 400) expect((await res.json<ErrorBody>()).error.message).toBe("时间范围无效");
       }),
       { numRuns: 40 },
     );
@@ -198,8 +220,8 @@ describe("bad input", () => {
       fc.asyncProperty(fc.jsonValue(), async (body) => {
         const res = await postV3(jar, body as Record<string, unknown>);
         expect(res.status).toBeLessThan(500);
-        const answer = (await res.json()) as { code: number; msg?: string };
-        if (res.status !== 200) expect(answer).toEqual({ code: 1, msg: expect.any(String) });
+        const answer = await res.json<V3Answer>();
+        if (res.status !== 200) expect(answer).toEqual({ code: 1, msg: expect.any(String) as string });
       }),
       { numRuns: 60 },
     );
@@ -297,8 +319,8 @@ describe("the room's WebSocket", () => {
     await abortAllDurableObjects();
     const viewer = await openSocket(video);
     const poster = await openSocket(video, { jar: (await signUp("dm-evict2")).jar });
-    expect(await poster.next(isType("hello"))).toMatchObject({ canPost: true, last: expect.any(Number) });
-    const window = (await (await call("GET", `/api/danmaku/${video}?from=0&to=8`)).json()) as { comments: DanmakuComment[] };
+    expect(await poster.next(isType("hello"))).toMatchObject({ canPost: true, last: expect.any(Number) as number });
+    const window = await (await call("GET", `/api/danmaku/${video}?from=0&to=8`)).json<WindowBody>();
     expect(window.comments.map((c) => c.text)).toEqual(["驱逐之前"]);
     poster.send({ type: "post", nonce: "z", time: 8, text: "驱逐之后" });
     expect(await viewer.next(isType("comment"))).toMatchObject({ comment: { text: "驱逐之后" } });

@@ -82,7 +82,9 @@ export class DanmakuRoom extends DurableObject<Env> {
   /** Comments with from ≤ time ≤ to, by time (at most `limit`). */
   list(videoId: string, from: number, to: number, limit = MAX_READ): DanmakuComment[] {
     this.ensureSamples(videoId);
-    const rows = this.sql.exec<Row>("SELECT * FROM comments WHERE time >= ? AND time <= ? ORDER BY time, id LIMIT ?", from, to, Math.min(limit, MAX_READ)).toArray();
+    const rows = this.sql
+      .exec<Row>("SELECT * FROM comments WHERE time >= ? AND time <= ? ORDER BY time, id LIMIT ?", from, to, Math.min(limit, MAX_READ))
+      .toArray();
     return rows.map(toComment);
   }
 
@@ -93,7 +95,10 @@ export class DanmakuRoom extends DurableObject<Env> {
     if (!checked.ok) return { ok: false, code: checked.code };
     const now = Date.now();
     this.sql.exec("DELETE FROM posts WHERE at <= ?", now - WINDOW_MS);
-    const recent = this.sql.exec<{ at: number }>("SELECT at FROM posts WHERE author = ?", author).toArray().map((r) => r.at);
+    const recent = this.sql
+      .exec<{ at: number }>("SELECT at FROM posts WHERE author = ?", author)
+      .toArray()
+      .map((r) => r.at);
     const rate = rateCheck(recent, now);
     if (!rate.ok) return { ok: false, code: "tooFast", retryAfterMs: rate.retryAfterMs };
     const { time, text, mode, color } = checked.draft;
@@ -115,12 +120,20 @@ export class DanmakuRoom extends DurableObject<Env> {
   /** Stores comments as given (the sample comments of the built-in titles). */
   private seed(comments: ReadonlyArray<Omit<DanmakuComment, "id">>): void {
     for (const c of comments) {
-      this.sql.exec("INSERT INTO comments (time, text, mode, color, author, created) VALUES (?, ?, ?, ?, ?, ?)", c.time, c.text, c.mode, c.color, c.author, c.created);
+      this.sql.exec(
+        "INSERT INTO comments (time, text, mode, color, author, created) VALUES (?, ?, ?, ?, ?, ?)",
+        c.time,
+        c.text,
+        c.mode,
+        c.color,
+        c.author,
+        c.created,
+      );
     }
   }
 
   /** The WebSocket upgrade (the worker checked the Origin and the session). `?after=ID` resumes. */
-  override async fetch(request: Request): Promise<Response> {
+  override fetch(request: Request): Response {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket upgrade", { status: 426 });
     const url = new URL(request.url);
     this.ensureSamples(url.searchParams.get("video") ?? "");
@@ -147,7 +160,7 @@ export class DanmakuRoom extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
     const size = typeof message === "string" ? new TextEncoder().encode(message).byteLength : message.byteLength;
     if (typeof message !== "string" || size > MAX_MESSAGE_BYTES) return fail(ws, size > MAX_MESSAGE_BYTES ? "tooLarge" : "badRequest");
     let data: unknown;
@@ -166,7 +179,7 @@ export class DanmakuRoom extends DurableObject<Env> {
     send(ws, { type: "ack", nonce, comment: result.comment });
   }
 
-  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+  override webSocketClose(ws: WebSocket, code: number): void {
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
     } catch {
@@ -174,7 +187,7 @@ export class DanmakuRoom extends DurableObject<Env> {
     }
   }
 
-  override async webSocketError(): Promise<void> {}
+  override webSocketError(): void {}
 
   private broadcast(message: ServerMessage): void {
     const text = JSON.stringify(message);

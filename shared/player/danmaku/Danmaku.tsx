@@ -4,7 +4,7 @@
  * (DanmakuControls, portalled into #danmaku-bar): 弹幕 on/off, the input with colour and mode,
  * the settings and a personal blocked-words list, remembered in localStorage.
  */
-import { useEffect, useRef, useState, type RefObject } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import { createPortal } from "react-dom";
 import { DANMAKU_COLORS, DANMAKU_MODES, MAX_TEXT_CHARS, roundTime, type DanmakuColor, type DanmakuMode } from "../../danmaku/model";
 import { useRootData } from "../../root-data";
@@ -26,13 +26,18 @@ const COLOR_NAMES: Record<DanmakuColor, string> = {
 };
 const MODE_NAMES: Record<DanmakuMode, string> = { scroll: "滚动", top: "顶部", bottom: "底部" };
 
+const subscribeNever = () => () => {};
+const findBarSlot = () => document.getElementById(BAR_SLOT_ID);
+const noSlot = () => null;
+
 export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoElement | null>; videoId: string }) {
   const { user } = useRootData();
   const layerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<DanmakuStage | null>(null);
   const connectionRef = useRef<DanmakuConnection | null>(null);
   const [settings, setSettings] = useState<DanmakuSettings>(loadSettings);
-  const [slot, setSlot] = useState<HTMLElement | null>(null);
+  // The bar's slot is in the server-rendered page: none on the server, found once hydrated.
+  const slot = useSyncExternalStore(subscribeNever, findBarSlot, noSlot);
 
   const stageOptions = (s: DanmakuSettings) => ({
     laneHeight: Math.round(FONT_PX[s.fontSize] * 1.3),
@@ -43,7 +48,6 @@ export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoEl
   });
 
   useEffect(() => {
-    setSlot(document.getElementById(BAR_SLOT_ID));
     const video = videoRef.current;
     const layer = layerRef.current;
     if (!video || !layer) return;
@@ -68,7 +72,6 @@ export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoEl
   useEffect(() => {
     saveSettings(settings);
     stageRef.current?.setOptions(stageOptions(settings));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings]);
 
   const update = (patch: Partial<DanmakuSettings>) => setSettings((s) => ({ ...s, ...patch }));
@@ -107,11 +110,11 @@ export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoEl
 
 interface ControlsProps {
   settings: DanmakuSettings;
-  update(patch: Partial<DanmakuSettings>): void;
+  update: (patch: Partial<DanmakuSettings>) => void;
   signedIn: boolean;
   videoId: string;
   /** Sends a comment; resolves to an error message in Chinese, or null. */
-  send(text: string, color: DanmakuColor, mode: DanmakuMode): Promise<string | null>;
+  send: (text: string, color: DanmakuColor, mode: DanmakuMode) => Promise<string | null>;
 }
 
 export function DanmakuControls({ settings, update, signedIn, videoId, send }: ControlsProps) {
@@ -216,7 +219,14 @@ export function DanmakuControls({ settings, update, signedIn, videoId, send }: C
             type="text"
             value={words}
             onChange={(e) => setWords(e.target.value)}
-            onBlur={() => update({ blocked: words.split(/[,，\n]/u).map((w) => w.trim()).filter(Boolean) })}
+            onBlur={() =>
+              update({
+                blocked: words
+                  .split(/[,，\n]/u)
+                  .map((w) => w.trim())
+                  .filter(Boolean),
+              })
+            }
           />
         </label>
       </details>

@@ -35,7 +35,7 @@ export class DanmakuConnection {
     try {
       const res = await fetch(`/api/danmaku/${encodeURIComponent(this.videoId)}`, { credentials: "same-origin" });
       if (res.ok) {
-        const body = (await res.json()) as { comments: DanmakuComment[] };
+        const body = await res.json<{ comments: DanmakuComment[] }>();
         this.note(body.comments);
         this.events.comments(body.comments, false);
       }
@@ -112,7 +112,7 @@ export class DanmakuConnection {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ id: this.videoId, time: draft.time, text: draft.text, color: draft.color, type: { scroll: 0, top: 1, bottom: 2 }[draft.mode] }),
       });
-      const body = (await res.json()) as { code: number; msg?: string; data?: DanmakuComment };
+      const body = await res.json<{ code: number; msg?: string; data?: DanmakuComment }>();
       if (body.code === 0 && body.data) {
         this.note([body.data]);
         return { ok: true, comment: body.data };
