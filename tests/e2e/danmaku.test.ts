@@ -55,7 +55,10 @@ async function openVideo(context: BrowserContext): Promise<{ page: Page; errors:
   });
   // With MEDIA_TITLES below the catalogue size the local bucket lacks the later titles' covers
   // (the related list shows them): those 404s are the test setup's, every other failure counts.
-  const errors = () => [...failed.filter((f) => !/^404 \/\d+\.webp$/.test(f)), ...log.errors.filter((e) => !/status of 404/.test(e) || failed.some((f) => !/\.webp$/.test(f)))];
+  const errors = () => [
+    ...failed.filter((f) => !/^404 \/\d+\.webp$/.test(f)),
+    ...log.errors.filter((e) => !/status of 404/.test(e) || failed.some((f) => !/\.webp$/.test(f))),
+  ];
   return { page, errors };
 }
 
@@ -83,7 +86,9 @@ describe("弹幕", () => {
     try {
       await itemWithText(pb.page, text).waitFor({ state: "attached", timeout: 1000 });
     } catch (error) {
-      throw new Error(`not shown to the other viewer: sender ${JSON.stringify(await state(pa.page))}, viewer ${JSON.stringify(await state(pb.page))}`, { cause: error });
+      throw new Error(`not shown to the other viewer: sender ${JSON.stringify(await state(pa.page))}, viewer ${JSON.stringify(await state(pb.page))}`, {
+        cause: error,
+      });
     }
     console.log(`弹幕 e2e: shown to the other viewer ${Date.now() - sentAt} ms after Enter`);
     await itemWithText(pc.page, text).waitFor({ state: "attached", timeout: 1000 });
@@ -95,7 +100,11 @@ describe("弹幕", () => {
     const overlay = await pb.page.evaluate(() => {
       const layer = document.querySelector(".danmaku-layer") as HTMLElement;
       const controls = document.querySelector(".player-controls") as HTMLElement;
-      return { inPlayer: layer.parentElement?.classList.contains("player"), layerBottom: layer.getBoundingClientRect().bottom, controlsTop: controls.getBoundingClientRect().top + parseFloat(getComputedStyle(controls).paddingTop) };
+      return {
+        inPlayer: layer.parentElement?.classList.contains("player"),
+        layerBottom: layer.getBoundingClientRect().bottom,
+        controlsTop: controls.getBoundingClientRect().top + parseFloat(getComputedStyle(controls).paddingTop),
+      };
     });
     expect(overlay.inPlayer).toBe(true);
     expect(overlay.layerBottom).toBeLessThanOrEqual(overlay.controlsTop + 1);

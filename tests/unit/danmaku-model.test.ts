@@ -17,7 +17,10 @@ import {
 describe("checkDraft", () => {
   it("trims, rounds the time to 0.1 s and fills the default mode and colour", () => {
     expect(checkDraft({ text: "  好看  ", time: 3.14159 })).toEqual({ ok: true, draft: { text: "好看", time: 3.1, mode: "scroll", color: "#ffffff" } });
-    expect(checkDraft({ text: "x", time: "7.25", mode: "top", color: 0xfe0302 })).toEqual({ ok: true, draft: { text: "x", time: 7.3, mode: "top", color: "#fe0302" } });
+    expect(checkDraft({ text: "x", time: "7.25", mode: "top", color: 0xfe0302 })).toEqual({
+      ok: true,
+      draft: { text: "x", time: 7.3, mode: "top", color: "#fe0302" },
+    });
   });
   it("counts characters, not UTF-16 units", () => {
     expect(checkDraft({ text: "😀".repeat(100), time: 0 }).ok).toBe(true);

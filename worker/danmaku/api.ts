@@ -182,7 +182,8 @@ danmakuApi.post("/v3", ...postV3);
 danmakuApi.get("/:videoId/ws", async (c) => {
   const videoId = c.req.param("videoId");
   if (!getVideo(videoId)) return apiError(c, "unknownVideo");
-  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") return c.json({ error: { code: "upgrade_required", message: "需要 WebSocket 连接" } }, 426, noStore);
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
+    return c.json({ error: { code: "upgrade_required", message: "需要 WebSocket 连接" } }, 426, noStore);
   if (!isSameSiteOrigin(c.req.raw, c.env)) return apiError(c, "foreign");
   const session = createRequestSession(c);
   const user = session.hasCookie ? await socketUser(session) : null;
