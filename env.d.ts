@@ -35,6 +35,12 @@ declare namespace Cloudflare {
     MAIL_API_KEY?: string;
     /** Cloudflare Email Service binding ([[send_email]] name = "EMAIL"), optional. */
     EMAIL?: SendEmail;
+    /** 弹幕 rooms: one Durable Object per video (worker/danmaku/room.ts). */
+    DANMAKU: DurableObjectNamespace<import("./worker/danmaku/room").DanmakuRoom>;
+    /** Extra blocked words for 弹幕, separated by commas or new lines. */
+    DANMAKU_BLOCKED_WORDS?: string;
+    /** "off": rooms start empty (no sample comments of the built-in titles). */
+    DANMAKU_SAMPLES?: string;
     /** Only in the worker tests: the D1 migrations to apply. */
     TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
   }

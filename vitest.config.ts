@@ -24,7 +24,7 @@ export default defineConfig(async () => {
               main: "./worker/index.ts",
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations },
+                bindings: { TEST_MIGRATIONS: migrations, DANMAKU_SAMPLES: "off" },
               },
             }),
           ],

@@ -83,6 +83,10 @@ export const ConfigSchema = v.pipe(
     PAGE_CACHE: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),
     /** "off": media and stream files are read from R2 on every request (worker/stream/edge-cache.ts). */
     MEDIA_CACHE: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),
+    /** "off": 弹幕 rooms of the built-in titles start without sample comments. */
+    DANMAKU_SAMPLES: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),
+    /** Extra blocked words for 弹幕 (commas or new lines). */
+    DANMAKU_BLOCKED_WORDS: text,
     ACCOUNT_SERVICE_TIMEOUT_MS: whole(8000, 100, 60_000),
     /** A session ends after this many days without a refresh. */
     AUTH_SESSION_INACTIVITY_DAYS: whole(30, 1, DAY_LIMIT),

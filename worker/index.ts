@@ -4,6 +4,7 @@ import { accountServiceFetch, accountServiceOptions } from "./account-service/in
 import type { AppEnv } from "./app-env";
 import { authApi } from "./auth/api";
 import { configOf, configResultOf } from "./config";
+import { danmakuApi } from "./danmaku/api";
 import { requestLimits } from "./limits";
 import { isLocalHost } from "./local-host";
 import { devMailbox } from "./mail/dev-mailbox";
@@ -33,6 +34,8 @@ app.use("*", async (c, next) => {
 app.route("/api/auth", authApi);
 // Search for the browser: results after hydration and suggestions as you type (JSON, edge-cached).
 app.route("/api/search", searchApi);
+// 弹幕: comment windows, DPlayer v3 and the live room over WebSocket (worker/danmaku/).
+app.route("/api/danmaku", danmakuApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));
 
 // The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is true.
@@ -60,3 +63,6 @@ app.on(["GET", "HEAD"], "*", handlePage);
 app.all("*", (c) => c.text("不支持的请求方法", 405, { Allow: "GET, HEAD" }));
 
 export default app;
+
+// Durable Object classes bound in wrangler.toml.
+export { DanmakuRoom } from "./danmaku/room";

@@ -63,6 +63,8 @@ export function VideoPage() {
       <div className="video-layout">
         <div className="video-main">
           <VideoPlayer key={video.id} video={video} />
+          {/* The 弹幕 bar (shared/player/danmaku/Danmaku.tsx) is portalled here after hydration. */}
+          <div id="danmaku-bar" className="danmaku-bar-slot" />
           <div className="video-info">
             <h1 className="video-title">{video.title}</h1>
             <p className="video-meta">

@@ -10,6 +10,7 @@ import { MAX_FAILURES, recordFailure, resetFailures } from "./failure-counter";
 import { PlayerControls } from "./PlayerControls";
 import { BigPlay, GestureHintView, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
 import { HLS_MIME, loadHls, pageEngine } from "./stream-engine";
+import { DanmakuMount } from "./danmaku/DanmakuMount";
 import { useAutoHideControls } from "./useAutoHideControls";
 import { useFullscreen } from "./useFullscreen";
 import { usePlaybackMemory } from "./usePlaybackMemory";
@@ -172,6 +173,7 @@ export function VideoPlayer({ video }: { video: Video }) {
         <source src={master} type={HLS_MIME} />
         <track ref={trackRef} kind="captions" src={subtitlesPath(n)} srcLang="zh-CN" label="中文" />
       </video>
+      <DanmakuMount videoRef={videoRef} videoId={video.id} />
       <SubtitleText text={subtitleText} />
       <GestureHintView hint={gestures.hint} />
       {lib.ready && !state.playing && !failed ? <BigPlay /> : null}

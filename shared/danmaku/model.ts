@@ -1,0 +1,189 @@
+/**
+ * 弹幕 (bullet comments): the comment shape, the checks every posted comment passes (text,
+ * time, mode, colour, blocked words), the per-user rate limit and the DPlayer v3 mapping. Pure
+ * logic shared by the room (worker/danmaku/room.ts) and the player overlay (shared/player/danmaku/).
+ */
+
+/** How a comment is shown: scrolling right to left, fixed at the top, fixed at the bottom. */
+export const DANMAKU_MODES = ["scroll", "top", "bottom"] as const;
+export type DanmakuMode = (typeof DANMAKU_MODES)[number];
+
+/** The colours a viewer may pick (lower-case #rrggbb); white is the default. */
+export const DANMAKU_COLORS = ["#ffffff", "#fe0302", "#ff7204", "#ffd302", "#00cd00", "#00a0ff", "#4266be", "#cc0273"] as const;
+export type DanmakuColor = (typeof DANMAKU_COLORS)[number];
+
+/** Longest comment text, in characters (code points) after trimming. */
+export const MAX_TEXT_CHARS = 100;
+/** Latest time in the video a comment may be placed at (s): longer than any title. */
+export const MAX_VIDEO_TIME = 24 * 3600;
+/** Largest JSON body or WebSocket message a client may send (bytes). */
+export const MAX_MESSAGE_BYTES = 2048;
+/** Comments kept per room; the oldest go first. */
+export const MAX_COMMENTS_PER_ROOM = 3000;
+
+/** A stored comment as the API and the WebSocket send it. */
+export interface DanmakuComment {
+  /** Increasing per room: a reconnecting client asks for everything after the last id it saw. */
+  id: number;
+  /** Seconds into the video, 0.1 precision. */
+  time: number;
+  text: string;
+  mode: DanmakuMode;
+  color: DanmakuColor;
+  /** The author's account user id (never the e-mail). */
+  author: string;
+  /** Server time of the post, ms since the epoch. */
+  created: number;
+}
+
+/** What a viewer sends; checked by {@link checkDraft}. */
+export interface DanmakuDraft {
+  time: number;
+  text: string;
+  mode: DanmakuMode;
+  color: DanmakuColor;
+}
+
+export const DANMAKU_MESSAGES = {
+  notSignedIn: "请先登录后再发送弹幕",
+  empty: "弹幕内容不能为空",
+  tooLong: `弹幕不能超过 ${MAX_TEXT_CHARS} 个字`,
+  control: "弹幕包含不允许的字符",
+  badTime: "弹幕时间无效",
+  badMode: "弹幕位置无效",
+  badColor: "弹幕颜色无效",
+  blocked: "内容包含屏蔽词",
+  tooFast: "发送太频繁，请稍后再试",
+  tooLarge: "请求过大",
+  badRequest: "请求格式有误",
+  foreign: "禁止跨站请求",
+  unknownVideo: "视频不存在",
+  unavailable: "弹幕服务暂时不可用，请稍后再试",
+} as const;
+
+export type DanmakuErrorCode = keyof typeof DANMAKU_MESSAGES;
+
+export type DraftCheck = { ok: true; draft: DanmakuDraft } | { ok: false; code: DanmakuErrorCode };
+
+// C0/C1 controls, line and paragraph separators and the bidirectional overrides (text spoofing).
+const FORBIDDEN = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+/** The number of characters (code points) of a string. */
+export function charCount(text: string): number {
+  return Array.from(text).length;
+}
+
+/** Rounds a time to 0.1 s. */
+export function roundTime(time: number): number {
+  return Math.round(time * 10) / 10;
+}
+
+/**
+ * Checks what a client sent (any JSON) and returns the normalised draft: text trimmed (1–100
+ * characters, no control characters), time rounded to 0.1 s within [0, 24 h], a known mode and
+ * colour (colour: "#rrggbb" of the palette, any case, or the same as a 0xRRGGBB integer).
+ */
+export function checkDraft(input: unknown, blockedWords: readonly string[] = []): DraftCheck {
+  if (typeof input !== "object" || input === null) return { ok: false, code: "badRequest" };
+  const raw = input as Record<string, unknown>;
+  if (typeof raw.text !== "string") return { ok: false, code: "empty" };
+  const text = raw.text.trim();
+  if (text.length === 0) return { ok: false, code: "empty" };
+  if (charCount(text) > MAX_TEXT_CHARS) return { ok: false, code: "tooLong" };
+  if (FORBIDDEN.test(text)) return { ok: false, code: "control" };
+  const time = typeof raw.time === "string" && raw.time.trim() !== "" ? Number(raw.time) : raw.time;
+  if (typeof time !== "number" || !Number.isFinite(time) || time < 0 || time > MAX_VIDEO_TIME) return { ok: false, code: "badTime" };
+  const mode = raw.mode ?? "scroll";
+  if (typeof mode !== "string" || !(DANMAKU_MODES as readonly string[]).includes(mode)) return { ok: false, code: "badMode" };
+  const color = normaliseColor(raw.color ?? DANMAKU_COLORS[0]);
+  if (!color) return { ok: false, code: "badColor" };
+  if (containsBlockedWord(text, blockedWords)) return { ok: false, code: "blocked" };
+  return { ok: true, draft: { text, time: roundTime(time), mode: mode as DanmakuMode, color } };
+}
+
+/** A palette colour from "#RRGGBB" (any case) or a 0xRRGGBB integer; null for anything else. */
+export function normaliseColor(value: unknown): DanmakuColor | null {
+  let hex: string | null = null;
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 0xffffff) hex = `#${value.toString(16).padStart(6, "0")}`;
+  else if (typeof value === "string" && /^#[0-9a-f]{6}$/i.test(value)) hex = value.toLowerCase();
+  return hex && (DANMAKU_COLORS as readonly string[]).includes(hex) ? (hex as DanmakuColor) : null;
+}
+
+/** Text folded for word matching: NFKC (full-width → half-width), lower case, no white space. */
+export function foldForMatching(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/\s+/gu, "");
+}
+
+/** Whether the text contains one of the words (folded on both sides; blank words are ignored). */
+export function containsBlockedWord(text: string, words: readonly string[]): boolean {
+  const folded = foldForMatching(text);
+  return words.some((word) => {
+    const w = foldForMatching(word);
+    return w.length > 0 && folded.includes(w);
+  });
+}
+
+/** A configured word list: one word per line or comma-separated (, or ，). */
+export function parseWordList(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(/[\n,，]/u)
+    .map((w) => w.trim())
+    .filter((w) => w.length > 0);
+}
+
+/** The per-user limit: at least this long between two comments (ms)… */
+export const MIN_GAP_MS = 2000;
+/** …and at most WINDOW_MAX comments in WINDOW_MS. */
+export const WINDOW_MS = 10 * 60 * 1000;
+export const WINDOW_MAX = 30;
+
+/**
+ * Whether a user who posted at `recent` (ms, any order) may post at `now`; `retryAfterMs` says
+ * how long to wait otherwise.
+ */
+export function rateCheck(recent: readonly number[], now: number): { ok: true } | { ok: false; retryAfterMs: number } {
+  const inWindow = recent.filter((t) => t > now - WINDOW_MS).sort((a, b) => a - b);
+  const last = inWindow.at(-1);
+  if (last !== undefined && now - last < MIN_GAP_MS) return { ok: false, retryAfterMs: MIN_GAP_MS - (now - last) };
+  if (inWindow.length >= WINDOW_MAX) return { ok: false, retryAfterMs: inWindow[inWindow.length - WINDOW_MAX] + WINDOW_MS - now };
+  return { ok: true };
+}
+
+/** DPlayer's type numbers: 0 scroll, 1 top, 2 bottom. */
+export const DPLAYER_TYPES: Readonly<Record<DanmakuMode, number>> = { scroll: 0, top: 1, bottom: 2 };
+
+export function modeOfDplayerType(type: unknown): DanmakuMode | null {
+  const n = typeof type === "string" && /^\d$/.test(type) ? Number(type) : type;
+  const found = DANMAKU_MODES.find((mode) => DPLAYER_TYPES[mode] === n);
+  return found ?? null;
+}
+
+/** One comment as DPlayer v3 reads it: [time, type, colour 0xRRGGBB, author, text]. */
+export type DplayerItem = [number, number, number, string, string];
+
+export function toDplayerItem(c: DanmakuComment): DplayerItem {
+  return [c.time, DPLAYER_TYPES[c.mode], Number.parseInt(c.color.slice(1), 16), c.author, c.text];
+}
+
+/**
+ * The room of a video (one Durable Object each). Episodes, once they exist, get their own
+ * room `{videoId}:{episode}` — a new name, so no stored data has to move.
+ */
+export function roomName(videoId: string, episode?: number): string {
+  return episode === undefined ? videoId : `${videoId}:${episode}`;
+}
+
+/** Messages the room sends over its WebSocket. */
+export type ServerMessage =
+  | { type: "hello"; canPost: boolean; last: number }
+  | { type: "backlog"; comments: DanmakuComment[] }
+  | { type: "comment"; comment: DanmakuComment }
+  | { type: "ack"; nonce: string; comment: DanmakuComment }
+  | { type: "error"; nonce?: string; code: DanmakuErrorCode; message: string };
+
+/** Messages a client sends: a comment to post (`nonce` comes back in the ack or error). */
+export interface PostMessage extends Partial<DanmakuDraft> {
+  type: "post";
+  nonce: string;
+}

@@ -1,0 +1,238 @@
+/**
+ * 弹幕 on the detail page (loaded after hydration by DanmakuMount): the layer over the video
+ * (DanmakuLayer, inside the player box, so it follows fullscreen) and the bar under the player
+ * (DanmakuControls, portalled into #danmaku-bar): 弹幕 on/off, the input with colour and mode,
+ * the settings and a personal blocked-words list, remembered in localStorage.
+ */
+import { useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
+import { createPortal } from "react-dom";
+import { DANMAKU_COLORS, DANMAKU_MODES, MAX_TEXT_CHARS, roundTime, type DanmakuColor, type DanmakuMode } from "../../danmaku/model";
+import { useRootData } from "../../root-data";
+import { DanmakuConnection } from "./connection";
+import { AREA_FRACTION, DENSITY_LIMIT, FONT_PX, loadSettings, saveSettings, type DanmakuSettings } from "./settings";
+import { DanmakuStage } from "./stage";
+
+export const BAR_SLOT_ID = "danmaku-bar";
+
+const COLOR_NAMES: Record<DanmakuColor, string> = {
+  "#ffffff": "白色",
+  "#fe0302": "红色",
+  "#ff7204": "橙色",
+  "#ffd302": "黄色",
+  "#00cd00": "绿色",
+  "#00a0ff": "天蓝",
+  "#4266be": "蓝色",
+  "#cc0273": "紫红",
+};
+const MODE_NAMES: Record<DanmakuMode, string> = { scroll: "滚动", top: "顶部", bottom: "底部" };
+
+const subscribeNever = () => () => {};
+const findBarSlot = () => document.getElementById(BAR_SLOT_ID);
+const noSlot = () => null;
+
+export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoElement | null>; videoId: string }) {
+  const { user } = useRootData();
+  const layerRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<DanmakuStage | null>(null);
+  const connectionRef = useRef<DanmakuConnection | null>(null);
+  const [settings, setSettings] = useState<DanmakuSettings>(loadSettings);
+  // The bar's slot is in the server-rendered page: none on the server, found once hydrated.
+  const slot = useSyncExternalStore(subscribeNever, findBarSlot, noSlot);
+
+  const stageOptions = (s: DanmakuSettings) => ({
+    laneHeight: Math.round(FONT_PX[s.fontSize] * 1.3),
+    area: AREA_FRACTION[s.area],
+    limit: DENSITY_LIMIT[s.density],
+    blocked: s.blocked,
+    reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches,
+  });
+
+  useEffect(() => {
+    const video = videoRef.current;
+    const layer = layerRef.current;
+    if (!video || !layer) return;
+    const stage = new DanmakuStage(layer, video, stageOptions(settings));
+    stageRef.current = stage;
+    const connection = new DanmakuConnection(videoId, {
+      comments: (comments, live) => {
+        if (live) for (const c of comments) stage.live(c);
+        else stage.add(comments);
+      },
+      canPost: () => {},
+    });
+    connectionRef.current = connection;
+    return () => {
+      connection.close();
+      stage.destroy();
+    };
+    // The stage is made once per video; settings changes reach it below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [videoId, videoRef]);
+
+  useEffect(() => {
+    saveSettings(settings);
+    stageRef.current?.setOptions(stageOptions(settings));
+  }, [settings]);
+
+  const update = (patch: Partial<DanmakuSettings>) => setSettings((s) => ({ ...s, ...patch }));
+
+  return (
+    <>
+      <div
+        ref={layerRef}
+        className="danmaku-layer"
+        data-on={settings.on ? "true" : "false"}
+        aria-hidden="true"
+        style={{ opacity: settings.opacity, fontSize: `${FONT_PX[settings.fontSize]}px` }}
+      />
+      {slot
+        ? createPortal(
+            <DanmakuControls
+              settings={settings}
+              update={update}
+              signedIn={user !== null}
+              videoId={videoId}
+              send={async (text, color, mode) => {
+                const connection = connectionRef.current;
+                if (!connection) return "发送失败，请稍后再试";
+                const result = await connection.send({ text, color, mode, time: roundTime(videoRef.current?.currentTime ?? 0) });
+                if (!result.ok) return result.message;
+                stageRef.current?.live(result.comment, true);
+                return null;
+              }}
+            />,
+            slot,
+          )
+        : null}
+    </>
+  );
+}
+
+interface ControlsProps {
+  settings: DanmakuSettings;
+  update: (patch: Partial<DanmakuSettings>) => void;
+  signedIn: boolean;
+  videoId: string;
+  /** Sends a comment; resolves to an error message in Chinese, or null. */
+  send: (text: string, color: DanmakuColor, mode: DanmakuMode) => Promise<string | null>;
+}
+
+export function DanmakuControls({ settings, update, signedIn, videoId, send }: ControlsProps) {
+  const [text, setText] = useState("");
+  const [color, setColor] = useState<DanmakuColor>("#ffffff");
+  const [mode, setMode] = useState<DanmakuMode>("scroll");
+  const [message, setMessage] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [words, setWords] = useState(settings.blocked.join("，"));
+
+  const submit = async () => {
+    const trimmed = text.trim();
+    if (!trimmed || busy) {
+      if (!trimmed) setMessage("弹幕内容不能为空");
+      return;
+    }
+    setBusy(true);
+    const error = await send(trimmed, color, mode);
+    setBusy(false);
+    setMessage(error ?? "");
+    if (!error) setText("");
+  };
+
+  return (
+    <div className="danmaku-bar">
+      <button type="button" className="danmaku-toggle" aria-pressed={settings.on} onClick={() => update({ on: !settings.on })}>
+        弹幕
+      </button>
+      {signedIn ? (
+        <form
+          className="danmaku-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <select aria-label="弹幕颜色" value={color} onChange={(e) => setColor(e.target.value as DanmakuColor)}>
+            {DANMAKU_COLORS.map((c) => (
+              <option key={c} value={c}>
+                {COLOR_NAMES[c]}
+              </option>
+            ))}
+          </select>
+          <select aria-label="弹幕位置" value={mode} onChange={(e) => setMode(e.target.value as DanmakuMode)}>
+            {DANMAKU_MODES.map((m) => (
+              <option key={m} value={m}>
+                {MODE_NAMES[m]}
+              </option>
+            ))}
+          </select>
+          <input
+            className="danmaku-input"
+            type="text"
+            aria-label="弹幕内容"
+            placeholder="发一条友善的弹幕…"
+            maxLength={MAX_TEXT_CHARS}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+          <button type="submit" className="button button-primary danmaku-send" disabled={busy}>
+            发送
+          </button>
+        </form>
+      ) : (
+        <a className="danmaku-signin" href={`/auth?mode=signin&next=${encodeURIComponent(`/video/${videoId}`)}`}>
+          登录后发送弹幕
+        </a>
+      )}
+      <details className="danmaku-settings">
+        <summary>弹幕设置</summary>
+        <label>
+          不透明度
+          <input type="range" min={0.2} max={1} step={0.1} value={settings.opacity} onChange={(e) => update({ opacity: Number(e.target.value) })} />
+        </label>
+        <label>
+          显示区域
+          <select value={settings.area} onChange={(e) => update({ area: e.target.value as DanmakuSettings["area"] })}>
+            <option value="quarter">1/4 屏</option>
+            <option value="half">半屏</option>
+            <option value="full">全屏</option>
+          </select>
+        </label>
+        <label>
+          弹幕密度
+          <select value={settings.density} onChange={(e) => update({ density: e.target.value as DanmakuSettings["density"] })}>
+            <option value="low">稀疏</option>
+            <option value="normal">适中</option>
+            <option value="high">密集</option>
+          </select>
+        </label>
+        <label>
+          字号
+          <select value={settings.fontSize} onChange={(e) => update({ fontSize: e.target.value as DanmakuSettings["fontSize"] })}>
+            <option value="small">小</option>
+            <option value="medium">中</option>
+            <option value="large">大</option>
+          </select>
+        </label>
+        <label>
+          屏蔽词（用逗号分隔）
+          <input
+            type="text"
+            value={words}
+            onChange={(e) => setWords(e.target.value)}
+            onBlur={() =>
+              update({
+                blocked: words
+                  .split(/[,，\n]/u)
+                  .map((w) => w.trim())
+                  .filter(Boolean),
+              })
+            }
+          />
+        </label>
+      </details>
+      <p className="danmaku-message" role="status">
+        {message}
+      </p>
+    </div>
+  );
+}

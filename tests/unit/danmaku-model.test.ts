@@ -1,0 +1,99 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  checkDraft,
+  containsBlockedWord,
+  MIN_GAP_MS,
+  modeOfDplayerType,
+  normaliseColor,
+  parseWordList,
+  rateCheck,
+  roomName,
+  toDplayerItem,
+  WINDOW_MAX,
+  WINDOW_MS,
+} from "../../shared/danmaku/model";
+
+describe("checkDraft", () => {
+  it("trims, rounds the time to 0.1 s and fills the default mode and colour", () => {
+    expect(checkDraft({ text: "  好看  ", time: 3.14159 })).toEqual({ ok: true, draft: { text: "好看", time: 3.1, mode: "scroll", color: "#ffffff" } });
+    expect(checkDraft({ text: "x", time: "7.25", mode: "top", color: 0xfe0302 })).toEqual({
+      ok: true,
+      draft: { text: "x", time: 7.3, mode: "top", color: "#fe0302" },
+    });
+  });
+  it("counts characters, not UTF-16 units", () => {
+    expect(checkDraft({ text: "😀".repeat(100), time: 0 }).ok).toBe(true);
+    expect(checkDraft({ text: "😀".repeat(101), time: 0 })).toEqual({ ok: false, code: "tooLong" });
+  });
+  it("refuses control characters and bidi overrides, bad times, modes and colours", () => {
+    expect(checkDraft({ text: "a\nb", time: 0 })).toEqual({ ok: false, code: "control" });
+    expect(checkDraft({ text: "a\u202eb", time: 0 })).toEqual({ ok: false, code: "control" });
+    expect(checkDraft({ text: "a", time: Number.NaN })).toEqual({ ok: false, code: "badTime" });
+    expect(checkDraft({ text: "a", time: 1, mode: "left" })).toEqual({ ok: false, code: "badMode" });
+    expect(checkDraft({ text: "a", time: 1, color: "red" })).toEqual({ ok: false, code: "badColor" });
+    expect(checkDraft(null)).toEqual({ ok: false, code: "badRequest" });
+  });
+  it("never throws on any JSON value", () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => typeof checkDraft(value).ok === "boolean"));
+  });
+});
+
+describe("blocked words", () => {
+  it("match across width, case and white space", () => {
+    expect(containsBlockedWord("买 ＡＤ 啦", ["ad"])).toBe(true);
+    expect(containsBlockedWord("正常弹幕", ["ad", ""])).toBe(false);
+    expect(parseWordList("甲, 乙\n丙，丁,, ")).toEqual(["甲", "乙", "丙", "丁"]);
+  });
+});
+
+describe("rateCheck", () => {
+  it("wants 2 s between posts and at most 30 per 10 minutes", () => {
+    expect(rateCheck([], 0)).toEqual({ ok: true });
+    expect(rateCheck([1000], 2000)).toEqual({ ok: false, retryAfterMs: 1000 });
+    expect(rateCheck([1000], 1000 + MIN_GAP_MS)).toEqual({ ok: true });
+    const full = Array.from({ length: WINDOW_MAX }, (_, i) => i * 10_000);
+    const now = full.at(-1)! + MIN_GAP_MS;
+    expect(rateCheck(full, now)).toEqual({ ok: false, retryAfterMs: WINDOW_MS - now });
+    expect(rateCheck(full, WINDOW_MS + 1)).toEqual({ ok: true });
+  });
+  it("never allows two posts closer than MIN_GAP_MS", () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(1_000_000)), fc.nat(1_000_000), (recent, now) => {
+        const result = rateCheck(recent, now);
+        if (result.ok) expect(recent.every((t) => t > now || now - t >= MIN_GAP_MS || t <= now - WINDOW_MS)).toBe(true);
+        else expect(result.retryAfterMs).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
+
+describe("DPlayer mapping and rooms", () => {
+  it("maps modes and colours both ways", () => {
+    expect(modeOfDplayerType(2)).toBe("bottom");
+    expect(modeOfDplayerType("1")).toBe("top");
+    expect(modeOfDplayerType(3)).toBeNull();
+    expect(normaliseColor("#FFD302")).toBe("#ffd302");
+    expect(toDplayerItem({ id: 1, time: 1.5, text: "t", mode: "top", color: "#00cd00", author: "u", created: 0 })).toEqual([1.5, 1, 0x00cd00, "u", "t"]);
+  });
+  it("names a room per video, and per episode once episodes exist", () => {
+    expect(roomName("video_001")).toBe("video_001");
+    expect(roomName("video_001", 2)).toBe("video_001:2");
+  });
+});
+
+describe("sample danmaku", async () => {
+  const { sampleComments, durationSeconds, SAMPLES_PER_VIDEO } = await import("../../shared/danmaku/samples");
+  it("are valid comments, the same every time, half in the first 20 s and none past the running time", () => {
+    const running = durationSeconds("02:08:40");
+    expect(running).toBe(7720);
+    const a = sampleComments("video_001", running, 0);
+    expect(a).toHaveLength(SAMPLES_PER_VIDEO);
+    expect(sampleComments("video_001", running, 0)).toEqual(a);
+    expect(sampleComments("video_002", running, 0)).not.toEqual(a);
+    for (const c of a) expect(checkDraft(c)).toMatchObject({ ok: true, draft: { text: c.text, time: c.time } });
+    expect(a.filter((c) => c.time <= 21).length).toBeGreaterThanOrEqual(SAMPLES_PER_VIDEO / 2);
+    expect(Math.max(...a.map((c) => c.time))).toBeLessThanOrEqual(running);
+    expect(durationSeconds("bad")).toBe(0);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * 弹幕 over HTTP and WebSocket (/api/danmaku/*), in front of one DanmakuRoom per video (room.ts):
+ *   GET  /api/danmaku/{videoId}?from=&to=   comments in a time window (JSON, short edge cache)
+ *   GET  /api/danmaku/v3/?id={videoId}      the same in DPlayer's v3 shape
+ *   POST /api/danmaku/v3/                   DPlayer's send (signed in, same-site Origin)
+ *   GET  /api/danmaku/{videoId}/ws          the room's WebSocket (same-site Origin; anyone reads,
+ *                                           signed-in users post)
+ * The worker checks the Origin and the session before anything reaches the room; the room
+ * checks the comment itself, the rate limit and the blocked words.
+ */
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { getVideo } from "../../shared/catalogue/index";
+import { DEFAULT_BLOCKED_WORDS } from "../../shared/danmaku/blocked-words";
+import {
+  DANMAKU_MESSAGES,
+  MAX_MESSAGE_BYTES,
+  MAX_VIDEO_TIME,
+  modeOfDplayerType,
+  parseWordList,
+  roomName,
+  toDplayerItem,
+  type DanmakuErrorCode,
+} from "../../shared/danmaku/model";
+import type { AppEnv } from "../app-env";
+import { applySession, createRequestSession, currentUser, isUser, storedSession, type RequestSession } from "../auth/session";
+import { MAX_READ, USER_HEADER, WORDS_HEADER, type PostResult } from "./room";
+
+/** Seconds the edge (and the browser) keeps a window or v3 answer: new comments arrive over the socket. */
+export const READ_CACHE_SECONDS = 5;
+
+const STATUS: Record<DanmakuErrorCode, 400 | 401 | 403 | 404 | 413 | 429 | 503> = {
+  notSignedIn: 401,
+  empty: 400,
+  tooLong: 400,
+  control: 400,
+  badTime: 400,
+  badMode: 400,
+  badColor: 400,
+  blocked: 400,
+  tooFast: 429,
+  tooLarge: 413,
+  badRequest: 400,
+  foreign: 403,
+  unknownVideo: 404,
+  unavailable: 503,
+};
+
+/** The blocked words: the default list plus DANMAKU_BLOCKED_WORDS (comma- or line-separated). */
+export function blockedWords(env: Env): string[] {
+  return [...DEFAULT_BLOCKED_WORDS, ...parseWordList(env.DANMAKU_BLOCKED_WORDS)];
+}
+
+function roomOf(env: Env, videoId: string) {
+  return env.DANMAKU.get(env.DANMAKU.idFromName(roomName(videoId)));
+}
+
+/**
+ * Whether the request comes from this site: the Origin header names this origin (or SITE_URL's).
+ * Browsers always send it on WebSocket upgrades and on cross-origin or JSON POSTs; a request
+ * without one is refused (cross-site WebSocket hijacking, CSRF).
+ */
+export function isSameSiteOrigin(request: Request, env: Env): boolean {
+  const origin = request.headers.get("Origin");
+  if (!origin || origin === "null") return false;
+  if (request.headers.get("Sec-Fetch-Site") === "cross-site") return false;
+  if (origin === new URL(request.url).origin) return true;
+  try {
+    return Boolean(env.SITE_URL) && origin === new URL(env.SITE_URL as string).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The signed-in user id for a WebSocket upgrade, without refreshing the session (a 101 answer
+ * cannot carry the refreshed cookie): the stored access token, while valid, is asked about.
+ */
+async function socketUser(session: RequestSession): Promise<string | null> {
+  const stored = await storedSession(session);
+  if (!stored || stored.expires_at * 1000 <= Date.now()) return null;
+  try {
+    const response = await session.endpoint.fetch(`${session.endpoint.url}/auth/v1/user`, {
+      headers: { apikey: session.endpoint.key, Authorization: `Bearer ${stored.access_token}` },
+      signal: AbortSignal.timeout(session.timeoutMs),
+    });
+    if (response.status !== 200) return null;
+    const user: unknown = await response.json();
+    return isUser(user) ? user.id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads a query number in [0, MAX_VIDEO_TIME]; `fallback` when absent, null when malformed. */
+function timeParam(value: string | undefined, fallback: number): number | null {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_VIDEO_TIME) : null;
+}
+
+/** A JSON answer kept at the edge for READ_CACHE_SECONDS (caches.default, keyed by the URL). */
+async function cachedJson(c: Context<AppEnv>, build: () => Promise<Response>): Promise<Response> {
+  const cache = typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
+  if (!cache) return build();
+  const key = new Request(c.req.url, { method: "GET" });
+  const hit = await cache.match(key);
+  // A cached response's headers are immutable: copy it so the middlewares can add theirs.
+  if (hit) return new Response(hit.body, hit);
+  const response = await build();
+  if (response.status === 200) c.executionCtx.waitUntil(cache.put(key, response.clone()));
+  return response;
+}
+
+const cacheHeaders = { "Cache-Control": `public, max-age=${READ_CACHE_SECONDS}` };
+const noStore = { "Cache-Control": "no-store" };
+
+function apiError(c: Context<AppEnv>, code: DanmakuErrorCode, retryAfterMs?: number): Response {
+  const headers: Record<string, string> = { ...noStore };
+  if (retryAfterMs !== undefined) headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  return c.json({ error: { code, message: DANMAKU_MESSAGES[code] } }, STATUS[code], headers);
+}
+
+function dplayerError(c: Context<AppEnv>, code: DanmakuErrorCode, retryAfterMs?: number): Response {
+  const headers: Record<string, string> = { ...noStore };
+  if (retryAfterMs !== undefined) headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  return c.json({ code: 1, msg: DANMAKU_MESSAGES[code] }, STATUS[code], headers);
+}
+
+export const danmakuApi = new Hono<AppEnv>();
+
+// DPlayer v3 read: {code: 0, data: [[time, type, colour, author, text], …]} by time.
+danmakuApi.get("/v3/", (c) => readV3(c));
+danmakuApi.get("/v3", (c) => readV3(c));
+
+async function readV3(c: Context<AppEnv>): Promise<Response> {
+  const id = c.req.query("id") ?? "";
+  if (!getVideo(id)) return dplayerError(c, "unknownVideo");
+  const maxText = c.req.query("max");
+  const max = maxText && /^\d{1,6}$/.test(maxText) ? Math.min(Number(maxText), MAX_READ) : MAX_READ;
+  return cachedJson(c, async () => {
+    const comments = await roomOf(c.env, id).list(id, 0, MAX_VIDEO_TIME, max);
+    return c.json({ code: 0, data: comments.map(toDplayerItem) }, 200, cacheHeaders);
+  });
+}
+
+// DPlayer v3 send: {id, time, text, color, type} (token and author are ignored: the author is the session's user).
+const postV3 = [
+  bodyLimit({ maxSize: MAX_MESSAGE_BYTES, onError: (c) => dplayerError(c as Context<AppEnv>, "tooLarge") }),
+  async (c: Context<AppEnv>) => {
+    if (!isSameSiteOrigin(c.req.raw, c.env)) return dplayerError(c, "foreign");
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await c.req.arrayBuffer()));
+    } catch {
+      return dplayerError(c, "badRequest");
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return dplayerError(c, "badRequest");
+    const fields = body as Record<string, unknown>;
+    const id = typeof fields.id === "string" ? fields.id : "";
+    if (!getVideo(id)) return dplayerError(c, "unknownVideo");
+    const session = createRequestSession(c);
+    const result = await currentUser(session);
+    if (!result.user) return applySession(session, dplayerError(c, result.transient ? "unavailable" : "notSignedIn"));
+    const mode = fields.type === undefined ? "scroll" : modeOfDplayerType(fields.type);
+    if (!mode) return applySession(session, dplayerError(c, "badMode"));
+    let posted: PostResult;
+    try {
+      posted = await roomOf(c.env, id).post(id, result.user.id, { time: fields.time, text: fields.text, color: fields.color, mode }, blockedWords(c.env));
+    } catch (error) {
+      console.error("danmaku: the room failed", error);
+      return applySession(session, dplayerError(c, "unavailable"));
+    }
+    if (!posted.ok) return applySession(session, dplayerError(c, posted.code, posted.retryAfterMs));
+    return applySession(session, c.json({ code: 0, data: posted.comment }, 200, noStore));
+  },
+] as const;
+danmakuApi.post("/v3/", ...postV3);
+danmakuApi.post("/v3", ...postV3);
+
+// The room's WebSocket.
+danmakuApi.get("/:videoId/ws", async (c) => {
+  const videoId = c.req.param("videoId");
+  if (!getVideo(videoId)) return apiError(c, "unknownVideo");
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
+    return c.json({ error: { code: "upgrade_required", message: "需要 WebSocket 连接" } }, 426, noStore);
+  if (!isSameSiteOrigin(c.req.raw, c.env)) return apiError(c, "foreign");
+  const session = createRequestSession(c);
+  const user = session.hasCookie ? await socketUser(session) : null;
+  const url = new URL(c.req.url);
+  const headers = new Headers({ Upgrade: "websocket", [WORDS_HEADER]: encodeURIComponent(JSON.stringify(blockedWords(c.env))) });
+  if (user) headers.set(USER_HEADER, user);
+  const after = url.searchParams.get("after");
+  const target = new URL("https://room/ws");
+  target.searchParams.set("video", videoId);
+  if (after) target.searchParams.set("after", after);
+  const upgraded = await roomOf(c.env, videoId).fetch(new Request(target, { headers }));
+  // The room's answer has immutable headers: a fresh 101 lets the security middleware add its own.
+  return upgraded.webSocket ? new Response(null, { status: 101, webSocket: upgraded.webSocket }) : upgraded;
+});
+
+// A time window of one video's comments.
+danmakuApi.get("/:videoId", async (c) => {
+  const videoId = c.req.param("videoId");
+  if (!getVideo(videoId)) return apiError(c, "unknownVideo");
+  const from = timeParam(c.req.query("from"), 0);
+  const to = timeParam(c.req.query("to"), MAX_VIDEO_TIME);
+  if (from === null || to === null || from > to) return c.json({ error: { code: "bad_window", message: "时间范围无效" } }, 400, noStore);
+  return cachedJson(c, async () => {
+    const comments = await roomOf(c.env, videoId).list(videoId, from, to);
+    return c.json({ videoId, from, to, comments }, 200, cacheHeaders);
+  });
+});
