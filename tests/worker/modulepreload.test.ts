@@ -34,6 +34,7 @@ const PAGES: Record<string, string[]> = {
   "shared/pages/VideoPage.tsx": ["/video/video_001"],
   "shared/pages/InfoPage.tsx": ["/info/help"],
   "shared/pages/AuthPage.tsx": ["/auth"],
+  "shared/pages/ResetPasswordPage.tsx": ["/auth/reset"],
 };
 
 function preloadsOf(html: string): string[] {
