@@ -35,10 +35,11 @@ export function usePlayerCommands(videoRef: RefObject<HTMLVideoElement | null>, 
       }
     };
 
+    /** Seeks; before the duration is known (a stream still loading) the time becomes the start position. */
     const seek = (t: number) => {
       const v = el();
-      const end = Number.isFinite(v.duration) ? v.duration : 0;
-      v.currentTime = clamp(t, 0, end);
+      const end = v.duration;
+      v.currentTime = Number.isFinite(end) && end > 0 ? clamp(t, 0, end) : Math.max(0, t);
     };
 
     const setVolume = (x: number, mute = x === 0) => {
