@@ -230,7 +230,7 @@ export async function storedSession(session: RequestSession): Promise<{ access_t
  * After a refresh that could not be made (refused, failed, no answer): while the stored access
  * token has not expired yet, it still proves who the visitor is — ask the service with it.
  */
-async function userFromStoredToken(session: RequestSession): Promise<User | null> {
+export async function userFromStoredToken(session: RequestSession): Promise<User | null> {
   const stored = await storedSession(session);
   if (!stored || stored.expires_at * 1000 <= Date.now()) return null;
   try {

@@ -23,7 +23,7 @@ import {
   type DanmakuErrorCode,
 } from "../../shared/danmaku/model";
 import type { AppEnv } from "../app-env";
-import { applySession, createRequestSession, currentUser, isUser, storedSession, type RequestSession } from "../auth/session";
+import { applySession, createRequestSession, currentUser, userFromStoredToken, type RequestSession } from "../auth/session";
 import { MAX_READ, USER_HEADER, WORDS_HEADER, type PostResult } from "./room";
 
 /** Seconds the edge (and the browser) keeps a window or v3 answer: new comments arrive over the socket. */
@@ -77,19 +77,7 @@ export function isSameSiteOrigin(request: Request, env: Env): boolean {
  * cannot carry the refreshed cookie): the stored access token, while valid, is asked about.
  */
 async function socketUser(session: RequestSession): Promise<string | null> {
-  const stored = await storedSession(session);
-  if (!stored || stored.expires_at * 1000 <= Date.now()) return null;
-  try {
-    const response = await session.endpoint.fetch(`${session.endpoint.url}/auth/v1/user`, {
-      headers: { apikey: session.endpoint.key, Authorization: `Bearer ${stored.access_token}` },
-      signal: AbortSignal.timeout(session.timeoutMs),
-    });
-    if (response.status !== 200) return null;
-    const user: unknown = await response.json();
-    return isUser(user) ? user.id : null;
-  } catch {
-    return null;
-  }
+  return (await userFromStoredToken(session))?.id ?? null;
 }
 
 /** Reads a query number in [0, MAX_VIDEO_TIME]; `fallback` when absent, null when malformed. */
