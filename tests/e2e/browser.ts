@@ -89,3 +89,29 @@ export async function listingShows(page: Page, match: Parameters<Page["waitForUR
     return year === want.year && view === want.view && current === want.page && same("rating") && same("sort") && same("year");
   });
 }
+
+/** The detail page's <video>. */
+export const PLAYER = "video.player-video";
+
+/** A new page of `context` at `path`, once hydrated. */
+export async function open(context: BrowserContext, path: string): Promise<{ page: Page; log: ConsoleLog }> {
+  const { page, log } = await newPage(context);
+  await page.goto(baseURL() + path);
+  await waitForHydration(page);
+  return { page, log };
+}
+
+/** Waits until the player plays past `after` seconds. */
+export async function waitPlaying(page: Page, after = 0.2): Promise<void> {
+  await page.waitForFunction(
+    ({ sel, after }) => {
+      const v = document.querySelector<HTMLVideoElement>(sel);
+      return !!v && !v.paused && v.currentTime > after;
+    },
+    { sel: PLAYER, after },
+    { timeout: 20_000 },
+  );
+}
+
+/** Runs `fn` on the player's <video> in the page. */
+export const media = <T>(page: Page, fn: (v: HTMLVideoElement) => T): Promise<T> => page.$eval(PLAYER, fn as (v: Element) => T);

@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getVideo, type Video } from "../../shared/catalogue/index";
 import { mediaNumberOf } from "../../shared/stream/contract";
-import { DESKTOP, PHONE, baseURL, launchBrowser, newPage, screenshot, waitForHydration, type ConsoleLog } from "./browser";
+import { DESKTOP, PHONE, PLAYER, baseURL, launchBrowser, media, newPage, open, screenshot, waitForHydration, waitPlaying } from "./browser";
 
 /**
  * The detail page and its player (docs/product-spec.md §2, §4, §7; the choices beyond it in docs/decisions/) in Chromium
@@ -21,7 +21,6 @@ afterAll(async () => {
 });
 
 const VIDEO = "video_001";
-const PLAYER = "video.player-video";
 
 function video(id: string): Video {
   const v = getVideo(id);
@@ -37,27 +36,6 @@ const CLS_SCRIPT = () => {
     for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.__cls += e.value;
   }).observe({ type: "layout-shift", buffered: true });
 };
-
-async function open(context: BrowserContext, path: string): Promise<{ page: Page; log: ConsoleLog }> {
-  const { page, log } = await newPage(context);
-  await page.goto(baseURL() + path);
-  await waitForHydration(page);
-  return { page, log };
-}
-
-/** Waits until the player plays past `after` seconds. */
-async function waitPlaying(page: Page, after = 0.2): Promise<void> {
-  await page.waitForFunction(
-    ({ sel, after }) => {
-      const v = document.querySelector<HTMLVideoElement>(sel);
-      return !!v && !v.paused && v.currentTime > after;
-    },
-    { sel: PLAYER, after },
-    { timeout: 20_000 },
-  );
-}
-
-const media = <T>(page: Page, fn: (v: HTMLVideoElement) => T): Promise<T> => page.$eval(PLAYER, fn as (v: Element) => T);
 
 const pathname = (page: Page) => new URL(page.url()).pathname;
 

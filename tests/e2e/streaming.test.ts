@@ -1,10 +1,10 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTime } from "../../shared/format";
 import { levelLabel } from "../../shared/player/quality";
 import { parseMasterPlaylist } from "../../shared/stream/hls";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
-import { DESKTOP, PHONE, baseURL, launchBrowser, newPage, screenshot, waitForHydration, type ConsoleLog } from "./browser";
+import { DESKTOP, PHONE, PLAYER, baseURL, launchBrowser, media, newPage, open, screenshot, waitForHydration, waitPlaying } from "./browser";
 
 /**
  * Adaptive streaming in the player (docs/streaming.md): HLS through both engines (the browser's
@@ -22,27 +22,6 @@ afterAll(async () => {
 
 const N = 1;
 const PAGE = "/video/video_001";
-const PLAYER = "video.player-video";
-
-const media = <T>(page: Page, fn: (v: HTMLVideoElement) => T): Promise<T> => page.$eval(PLAYER, fn as (v: Element) => T);
-
-async function open(context: BrowserContext, path: string): Promise<{ page: Page; log: ConsoleLog }> {
-  const { page, log } = await newPage(context);
-  await page.goto(baseURL() + path);
-  await waitForHydration(page);
-  return { page, log };
-}
-
-async function waitPlaying(page: Page, after = 0.2): Promise<void> {
-  await page.waitForFunction(
-    ({ sel, after }) => {
-      const v = document.querySelector<HTMLVideoElement>(sel);
-      return !!v && !v.paused && v.currentTime > after;
-    },
-    { sel: PLAYER, after },
-    { timeout: 20_000 },
-  );
-}
 
 async function master() {
   const text = await (await fetch(`${baseURL()}/stream/${N}/master.m3u8`)).text();
