@@ -16,6 +16,8 @@ declare namespace Cloudflare {
     SUPABASE_URL?: string;
     SUPABASE_ANON_KEY?: string;
     AUTH_JWT_SECRET?: string;
+    /** Secret of the media upload endpoint (worker/upload/api.ts); unset, the endpoint does not exist. */
+    MEDIA_UPLOAD_TOKEN?: string;
     AUTH_AUTO_CONFIRM?: string;
     EXPOSE_ACCOUNT_API?: string;
     /** "off": never serve or store pages in the edge cache (the benchmark measures the bare render with it). */
@@ -37,12 +39,18 @@ declare namespace Cloudflare {
     EMAIL?: SendEmail;
     /** 弹幕 rooms: one Durable Object per video (worker/danmaku/room.ts). */
     DANMAKU: DurableObjectNamespace<import("./worker/danmaku/room").DanmakuRoom>;
+    /** 弹幕 rate limits: one Durable Object per user, across all rooms (worker/danmaku/rate-limit.ts). */
+    DANMAKU_LIMIT: DurableObjectNamespace<import("./worker/danmaku/rate-limit").DanmakuRateLimit>;
     /** Extra blocked words for 弹幕, separated by commas or new lines. */
     DANMAKU_BLOCKED_WORDS?: string;
     /** "off": rooms start empty (no sample comments of the built-in titles). */
     DANMAKU_SAMPLES?: string;
     /** Only in the worker tests: the D1 migrations to apply. */
     TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
+    /** Only in the worker tests: the catalogue file's D1 rows (scripts/catalogue/rows.ts). */
+    TEST_CATALOGUE_ROWS?: import("./scripts/catalogue/import-plan").TitleRow[];
+    /** Only in the worker tests: a generated catalogue's D1 rows (scripts/catalogue/generate.ts). */
+    TEST_GENERATED_ROWS?: import("./scripts/catalogue/import-plan").TitleRow[];
   }
 }
 

@@ -5,6 +5,7 @@ import cloudflareAdapter from "@hono/vite-dev-server/cloudflare";
 import { spawnSync } from "node:child_process";
 import { defineConfig, type Manifest, type Plugin } from "vite";
 import { searchKeysCurrent } from "./scripts/search-keys-inputs.mjs";
+import { checkCatalogueFile, checkReport, CATALOGUE_FILE } from "./scripts/catalogue/check.ts";
 
 const root = import.meta.dirname;
 const CLIENT_ENTRY = "client/entry.tsx";
@@ -70,6 +71,18 @@ function clientAssets(): Plugin {
   };
 }
 
+/** The build stops on any problem of catalogue/titles.json (`npm run catalogue -- check` prints the same). */
+function catalogueCheck(): Plugin {
+  return {
+    name: "catalogue-check",
+    apply: "build",
+    buildStart() {
+      const result = checkCatalogueFile(CATALOGUE_FILE);
+      if (!result.ok) this.error(checkReport(result, CATALOGUE_FILE));
+    },
+  };
+}
+
 /**
  * Search keys (pinyin of the titles, the traditional→simplified table) are computed
  * at build time: the build rewrites shared/search/generated/ when their inputs changed
@@ -111,6 +124,7 @@ export default defineConfig(({ command }) => ({
     },
   },
   plugins: [
+    catalogueCheck(),
     searchKeys(),
     clientAssets(),
     ...(command === "serve"

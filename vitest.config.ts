@@ -1,11 +1,20 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import type { Json } from "miniflare";
 import { defineConfig } from "vitest/config";
+import { readCatalogue } from "./scripts/catalogue/check";
+import { generateCatalogue } from "./scripts/catalogue/generate";
+import { titleRows } from "./scripts/catalogue/rows";
 
 const root = import.meta.dirname;
+const GENERATED_TITLES = 360;
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(root, "migrations"));
+  // The worker tests' D1 holds the catalogue file, imported the way `npm run catalogue -- import` does.
+  const catalogueRows = JSON.parse(JSON.stringify(titleRows(readCatalogue()))) as Json;
+  // The D1 query tests' catalogue: a few hundred generated titles (tests/worker/catalogue-queries.test.ts).
+  const generatedRows = JSON.parse(JSON.stringify(titleRows(generateCatalogue(GENERATED_TITLES)))) as Json;
   return {
     test: {
       projects: [
@@ -24,7 +33,7 @@ export default defineConfig(async () => {
               main: "./worker/index.ts",
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, DANMAKU_SAMPLES: "off" },
+                bindings: { TEST_MIGRATIONS: migrations, TEST_CATALOGUE_ROWS: catalogueRows, TEST_GENERATED_ROWS: generatedRows, DANMAKU_SAMPLES: "off" },
               },
             }),
           ],

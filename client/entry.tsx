@@ -11,10 +11,13 @@ import "./globals";
 import { LibraryProvider } from "./library-provider";
 import { startLibrarySync } from "./library-sync";
 import { clientRootLoader } from "./root-loader";
-import { fetchSearch } from "../shared/search/api-client";
+import { browserCatalogueLoaders } from "./page-data";
+import { installPrefetch } from "./prefetch";
+import { fetchRanking } from "../shared/ranking-client";
 import "./styles.css";
 
 installCoverFallback(document);
+installPrefetch(document);
 
 /** Marks <html data-hydrated="true"> once React has hydrated (tests and styles can wait for it). */
 function HydrationMarker() {
@@ -30,7 +33,8 @@ const account = new AccountClient(hydratedRoot?.user ?? null, hydratedRoot?.libr
 const routes = createRoutes({
   rootLoader: clientRootLoader(account, hydratedRoot),
   sessionUser: () => account.currentUser(),
-  search: fetchSearch,
+  catalogue: browserCatalogueLoaders,
+  ranking: fetchRanking,
 });
 // The page's own lazy chunk (preloaded by the worker) must be there before hydrating.
 await loadLazyMatches(matchRoutes(routes, window.location));

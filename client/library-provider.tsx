@@ -11,6 +11,7 @@ import {
   type LibraryApi,
   type PlayerPrefs,
 } from "../shared/library";
+import { afterIslandsHydrate } from "../shared/island-hydration";
 
 /** localStorage keys. */
 export const LIBRARY_KEY = "yingshi:library";
@@ -96,14 +97,17 @@ export function LibraryProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const reload = () => update({ library: readStoredLibrary(), prefs: readStoredPrefs(), ready: true });
     const onStorage = (event: StorageEvent) => {
-      if (event.key === null || event.key === LIBRARY_KEY || event.key === PREFS_KEY) reload();
+      if (event.key === null || event.key === LIBRARY_KEY || event.key === PREFS_KEY) afterIslandsHydrate(reload);
     };
-    reload();
+    const onLocalChange = () => afterIslandsHydrate(reload);
+    // Not before the detail page's player island has hydrated: the new context value reaching its
+    // server HTML first would make React render it anew — a new <video>, restarting the stream.
+    afterIslandsHydrate(reload);
     window.addEventListener("storage", onStorage);
-    window.addEventListener(LOCAL_CHANGE, reload);
+    window.addEventListener(LOCAL_CHANGE, onLocalChange);
     return () => {
       window.removeEventListener("storage", onStorage);
-      window.removeEventListener(LOCAL_CHANGE, reload);
+      window.removeEventListener(LOCAL_CHANGE, onLocalChange);
     };
   }, [update]);
 
@@ -117,7 +121,7 @@ export function LibraryProvider({ children }: { children: ReactNode }) {
     return {
       ...state,
       toggleFavourite: (id) => saveLibrary(toggleIn(base(), id)),
-      savePosition: (id, position, duration) => saveLibrary(recordPosition(base(), id, position, duration, Date.now())),
+      savePosition: (id, position, duration, episode) => saveLibrary(recordPosition(base(), id, position, duration, Date.now(), episode)),
       setPrefs: (p) => {
         const prefs = parsePrefs({ ...(current.current.ready ? current.current.prefs : readStoredPrefs()), ...p });
         update({ prefs });

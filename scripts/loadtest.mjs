@@ -48,8 +48,9 @@ import { fileURLToPath } from "node:url";
 import { connectDevtools } from "./devtools.mjs";
 import { parseJson } from "./json.mjs";
 import { heapWindow, rssSlope, rssWindow } from "./memory-figures.mjs";
+import { siteSnapshot, startMiniflare } from "./site-snapshot.mjs";
 import { waitForServer } from "./wait-for-server.mjs";
-import { childWorkerd, findWorkerd, rssMiB } from "./workerd-processes.mjs";
+import { findWorkerd, rssMiB } from "./workerd-processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -128,34 +129,6 @@ function build() {
 }
 
 /**
- * A frozen copy of the site to serve: the worker bundled as `wrangler deploy` bundles it
- * (--dry-run), the built assets, the same configuration, and a copy of the local state of the
- * repository. Builds and edits in the working tree during the run (another terminal, other
- * people) then cannot change or restart the server under the load.
- */
-function snapshot() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yingshi-loadtest-"));
-  const bundle = spawnSync(
-    process.execPath,
-    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", path.join(dir, "worker")],
-    {
-      cwd: root,
-      env: serverEnv,
-      encoding: "utf8",
-    },
-  );
-  if (bundle.status !== 0) throw new Error(`bundling the worker failed:\n${bundle.stdout}\n${bundle.stderr}`);
-  fs.cpSync(path.join(root, "dist/client"), path.join(dir, "assets"), { recursive: true });
-  const config = fs
-    .readFileSync(path.join(root, "wrangler.toml"), "utf8")
-    .replace(/^main\s*=.*$/m, 'main = "worker/index.js"\nno_bundle = true')
-    .replace(/^directory\s*=.*$/m, 'directory = "./assets"')
-    .replace(/^\[alias\][\s\S]*?(?=^\[)/m, "");
-  fs.writeFileSync(path.join(dir, "wrangler.toml"), config);
-  return dir;
-}
-
-/**
  * @param {string} cwd
  * @param {string[]} extraArgs
  */
@@ -190,42 +163,6 @@ function startServer(cwd = root, extraArgs = []) {
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
   return { child, log };
-}
-
-/**
- * Serves the worker of `dir` (its wrangler.toml, main already bundled) in one workerd process
- * through Miniflare, with the bindings wrangler derives from wrangler.toml (vars, assets, R2,
- * D1) and the local state under `state` (a `--persist-to` directory).
- * @param {string} dir
- * @param {string | null} state
- */
-async function startMiniflare(dir, state) {
-  const { Miniflare } = await import("miniflare");
-  // wrangler's own declarations do not resolve under this project's types: the part used here.
-  const { unstable_getMiniflareWorkerOptions, unstable_readConfig } =
-    /** @type {{ unstable_readConfig: (args: { config: string }) => { name?: string }, unstable_getMiniflareWorkerOptions: (config: { name?: string }) => { workerOptions: import("miniflare").WorkerOptions, main?: string } }} */ (
-      /** @type {unknown} */ (await import("wrangler"))
-    );
-  const config = unstable_readConfig({ config: path.join(dir, "wrangler.toml") });
-  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
-  const script = path.resolve(dir, main ?? "worker.js");
-  // The inspector names the isolate after the worker (core:user:<name>).
-  const worker = config.name ?? "worker";
-  const mf = new Miniflare({
-    ...workerOptions,
-    name: worker,
-    rootPath: dir,
-    modules: [{ type: "ESModule", path: script }],
-    modulesRoot: path.dirname(script),
-    host: "127.0.0.1",
-    port: PORT,
-    inspectorPort: HEAP ? INSPECTOR_PORT : undefined,
-    defaultPersistRoot: state ? path.join(state, "v3") : undefined,
-  });
-  await mf.ready;
-  const workerd = childWorkerd(process.pid);
-  if (!workerd) throw new Error("Miniflare started no workerd process");
-  return { mf, pid: workerd, worker };
 }
 
 /**
@@ -519,7 +456,7 @@ function recorder(stats) {
  */
 async function serve(cwd, probePath, state = null) {
   if (!WRANGLER_DEV) {
-    const { mf, pid, worker } = await startMiniflare(cwd, state);
+    const { mf, pid, worker } = await startMiniflare(cwd, { port: PORT, state, inspectorPort: HEAP ? INSPECTOR_PORT : undefined });
     /** @type {Server} */
     const server = { mf, worker, workerd: { entry: null, runtime: pid }, alive: () => isAlive(pid) };
     servers.add(server);
@@ -699,7 +636,7 @@ async function main() {
     const { prepareLocal } = await import("./prepare-local.mjs");
     await prepareLocal({ log: () => {} });
   }
-  const site = snapshot();
+  const site = siteSnapshot(serverEnv);
   cleanups.push(() => fs.rmSync(site, { recursive: true, force: true }));
   console.log(`loadtest: serving with ${WRANGLER_DEV ? "wrangler dev" : "Miniflare (one workerd process)"} on ${BASE} (a snapshot of the build in ${site})`);
   // A copy of the local state (media in R2, accounts in D1) with the account service's rate-limit

@@ -4,8 +4,9 @@
  * Prepares the local bindings that `wrangler dev` uses (persisted under
  * .wrangler/state/v3): packs the placeholder media when missing or stale
  * (scripts/media/, TypeScript loaded through tsx), seeds them into the local
- * R2 bucket, and applies the D1 migrations — all in this one process, no
- * cloud account needed.
+ * R2 bucket, applies the D1 migrations and imports the catalogue into D1
+ * (scripts/catalogue/import.ts; $CATALOGUE_FILE instead of catalogue/titles.json
+ * when set, e.g. by the bench) — all in this one process, no cloud account needed.
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -15,6 +16,10 @@ import { register } from "tsx/esm/api";
 register();
 const { prepareMedia } = await import("./media/prepare.ts");
 const { openLocalBindings } = await import("./media/seed.ts");
+const { importIntoD1, importSummary } = await import("./catalogue/import.ts");
+
+/** The local bindings (D1 among them) with wrangler dev's persistence. */
+export const openLocalD1 = () => openLocalBindings();
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -40,9 +45,12 @@ function statements(sql) {
  * Applies migrations/*.sql to the local D1 database, recording them in the
  * same d1_migrations table that `wrangler d1 migrations apply` keeps.
  */
-export async function applyLocalMigrations({ log = /** @type {(line: string) => void} */ (console.log) } = {}) {
+export async function applyLocalMigrations({
+  log = /** @type {(line: string) => void} */ (console.log),
+  persistPath = /** @type {string | undefined} */ (undefined),
+} = {}) {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql")).sort();
-  const proxy = await openLocalBindings();
+  const proxy = await openLocalBindings(persistPath);
   try {
     const db = proxy.env.DB;
     await db
@@ -66,10 +74,27 @@ export async function applyLocalMigrations({ log = /** @type {(line: string) => 
   }
 }
 
+/**
+ * Imports the catalogue file into the local D1 database (apply the migrations first).
+ * `persistPath`: another local state's v3 directory (`wrangler dev --persist-to X` → X/v3).
+ * @param {{ log?: (line: string) => void, file?: string, persistPath?: string }} [options]
+ */
+export async function importLocalCatalogue({ log = console.log, file = process.env.CATALOGUE_FILE || undefined, persistPath = undefined } = {}) {
+  const proxy = await openLocalBindings(persistPath);
+  try {
+    const outcome = await importIntoD1(proxy.env.DB, file);
+    log(importSummary(outcome));
+    return outcome;
+  } finally {
+    await proxy.dispose();
+  }
+}
+
 /** @param {{ log?: (line: string) => void }} [options] */
 export async function prepareLocal({ log = console.log } = {}) {
   await prepareMedia({ log });
   await applyLocalMigrations({ log });
+  await importLocalCatalogue({ log });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -8,9 +8,10 @@ import fs from "node:fs";
 import path from "node:path";
 
 const INPUTS = [
-  "shared/catalogue/videos.ts",
+  "catalogue/titles.json",
   "shared/search/normalise.ts",
   "scripts/search-keys.ts",
+  "scripts/catalogue/pinyin.ts",
   "scripts/search-keys-inputs.mjs",
   "node_modules/pinyin-pro/package.json",
   "node_modules/opencc-js/package.json",

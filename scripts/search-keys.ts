@@ -22,26 +22,14 @@ import TSCharacters from "opencc-js/dict/TSCharacters";
 import HKVariantsRev from "opencc-js/dict/HKVariantsRev";
 import TWVariantsRev from "opencc-js/dict/TWVariantsRev";
 import CJKCompatibility from "opencc-js/dict/CJK_Compatibility_Ideographs";
-import { pinyin } from "pinyin-pro";
 import { videos } from "../shared/catalogue/index";
-import { foldText } from "../shared/search/normalise";
+import { pinyinKey } from "./catalogue/pinyin";
 import { searchKeysInputsHash } from "./search-keys-inputs.mjs";
+
+export { pinyinKey };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const GENERATED_DIR = path.join(root, "shared/search/generated");
-
-/** The pinyin of a text, one lower-case syllable per folded character (characters without pinyin stand for themselves). */
-export function pinyinKey(text: string): string[] {
-  const { chars } = foldText(text);
-  const folded = chars.join("");
-  const whole = pinyin(folded, { toneType: "none", type: "array", v: true });
-  // pinyin-pro gives one entry per character; fall back to one call per character otherwise.
-  const syllables = whole.length === chars.length ? whole : chars.map((c) => pinyin(c, { toneType: "none", v: true }));
-  return syllables.map((s, i) => {
-    const lower = s.toLowerCase();
-    return /^[a-z]+$/.test(lower) ? lower : chars[i];
-  });
-}
 
 function pinyinKeysSource(): string {
   const lines = videos.map((v) => `  ${JSON.stringify(v.id)}: ${JSON.stringify(pinyinKey(v.title).join(" "))},`);

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import { getVideo } from "./catalogue/index";
+import { isTitleId } from "./catalogue/categories";
 
 /**
  * The visitor's library (favourites and watch history with resume positions)
@@ -17,6 +17,8 @@ export const PLAYBACK_RATES: readonly number[] = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
 export interface HistoryEntry {
   id: string;
+  /** The episode of a series, from 2; absent for episode 1 and single titles (stored libraries from before episodes stay valid). */
+  episode?: number;
   /** Seconds into the video. */
   position: number;
   /** Seconds; 0 when unknown. */
@@ -27,9 +29,16 @@ export interface HistoryEntry {
 
 export interface Library {
   favourites: string[];
-  /** Newest first, at most HISTORY_LIMIT, one entry per id. */
+  /** Newest first, at most HISTORY_LIMIT, one entry per id and episode (each episode resumes on its own). */
   history: HistoryEntry[];
 }
+
+/** The episode of an entry (1 when absent). */
+export function entryEpisode(entry: HistoryEntry): number {
+  return entry.episode ?? 1;
+}
+
+const sameItem = (entry: HistoryEntry, id: string, episode: number) => entry.id === id && entryEpisode(entry) === episode;
 
 /** 清晰度 choice: automatic (adaptive) or a rendition height such as 720. */
 export type QualityChoice = "auto" | number;
@@ -63,36 +72,91 @@ export function toggleFavourite(lib: Library, id: string): Library {
   return { ...lib, favourites };
 }
 
-/** Saves the position of `id`: the entry moves to the front; the history keeps HISTORY_LIMIT entries. */
-export function recordPosition(lib: Library, id: string, position: number, duration: number, now: number): Library {
+/**
+ * Saves the position of episode `episode` (default 1) of `id`: the entry moves to the front; the
+ * history keeps HISTORY_LIMIT entries.
+ */
+export function recordPosition(lib: Library, id: string, position: number, duration: number, now: number, episode: number = 1): Library {
   const d = nonNegative(duration) ? duration : 0;
   let p = nonNegative(position) ? position : 0;
   if (d > 0 && p > d) p = d;
-  const entry: HistoryEntry = { id, position: p, duration: d, updatedAt: nonNegative(now) ? now : 0 };
-  const history = [entry, ...lib.history.filter((h) => h.id !== id)].slice(0, HISTORY_LIMIT);
+  const ep = Number.isInteger(episode) && episode > 1 ? episode : 1;
+  const entry: HistoryEntry = { id, ...(ep > 1 ? { episode: ep } : {}), position: p, duration: d, updatedAt: nonNegative(now) ? now : 0 };
+  const history = [entry, ...lib.history.filter((h) => !sameItem(h, id, ep))].slice(0, HISTORY_LIMIT);
   return { ...lib, history };
 }
 
-/** The position to offer for `id`, or null when there is none worth offering (< 5 s, or within 5 s of the end). */
-export function resumePosition(lib: Library, id: string): number | null {
-  const entry = lib.history.find((h) => h.id === id);
-  if (!entry || entry.position < RESUME_MARGIN) return null;
-  if (entry.duration > 0 && entry.position > entry.duration - RESUME_MARGIN) return null;
+/** Watched to within RESUME_MARGIN of its end. */
+function finished(entry: HistoryEntry): boolean {
+  return entry.duration > 0 && entry.position > entry.duration - RESUME_MARGIN;
+}
+
+/**
+ * The position to offer for episode `episode` (default 1) of `id`, or null when there is none worth
+ * offering (< 5 s, or within 5 s of the end).
+ */
+export function resumePosition(lib: Library, id: string, episode: number = 1): number | null {
+  const entry = lib.history.find((h) => sameItem(h, id, episode));
+  if (!entry || entry.position < RESUME_MARGIN || finished(entry)) return null;
   return entry.position;
 }
 
-/** Newest first, one entry per id (the newest), at most HISTORY_LIMIT. */
+/** The episode of `id` watched last (1 when none was, or when the title is single). */
+export function lastEpisode(lib: Library, id: string): number {
+  const entry = lib.history.find((h) => h.id === id);
+  return entry ? entryEpisode(entry) : 1;
+}
+
+/** The highest episode number kept in the library (the catalogue's own limit). */
+const MAX_EPISODE = 9999;
+
+/** A 继续观看 item: where to pick a title up again. */
+export interface ContinueItem {
+  id: string;
+  episode: number;
+  /** Seconds to resume at (0: from the start of the next episode). */
+  position: number;
+  duration: number;
+}
+
+/**
+ * 继续观看: per title the episode watched last, newest first. An episode watched to its end gives
+ * way to the next episode (from its start); a finished single title or last episode is left out.
+ */
+export function continueWatching(lib: Library, limit: number, episodesOf: (id: string) => number | undefined): ContinueItem[] {
+  const seen = new Set<string>();
+  const items: ContinueItem[] = [];
+  for (const entry of lib.history) {
+    if (items.length >= limit) break;
+    if (seen.has(entry.id)) continue;
+    seen.add(entry.id);
+    const episodes = episodesOf(entry.id);
+    const episode = entryEpisode(entry);
+    // A title the catalogue no longer has, or an episode it no longer has, is left out.
+    if (episodes === undefined || episode > episodes) continue;
+    if (!finished(entry)) {
+      items.push({ id: entry.id, episode, position: entry.position, duration: entry.duration });
+      continue;
+    }
+    const next = episode < episodes ? episode + 1 : null;
+    if (next !== null) items.push({ id: entry.id, episode: next, position: 0, duration: 0 });
+  }
+  return items;
+}
+
+/** Newest first, one entry per id and episode (the newest), at most HISTORY_LIMIT. */
 function normaliseHistory(entries: HistoryEntry[]): HistoryEntry[] {
   const byId = new Map<string, HistoryEntry>();
   for (const entry of entries) {
-    const seen = byId.get(entry.id);
-    if (!seen || entry.updatedAt > seen.updatedAt) byId.set(entry.id, entry);
+    const key = `${entry.id}#${entryEpisode(entry)}`;
+    const seen = byId.get(key);
+    if (!seen || entry.updatedAt > seen.updatedAt) byId.set(key, entry);
   }
   // Array.prototype.sort is stable: equal times keep their input order.
   return [...byId.values()].sort((x, y) => y.updatedAt - x.updatedAt).slice(0, HISTORY_LIMIT);
 }
 
-/** Union of favourites (a's order first, then b's new ones); history per id the newest save, newest first, capped. */
+/** Union of favourites (a's order first, then b's new ones); history per id and episode the newest save, newest first, capped. */
 export function mergeLibraries(a: Library, b: Library): Library {
   const favourites = [...new Set([...a.favourites, ...b.favourites])];
   return { favourites, history: normaliseHistory([...a.history, ...b.history]) };
@@ -100,17 +164,24 @@ export function mergeLibraries(a: Library, b: Library): Library {
 
 function parseEntry(raw: unknown): HistoryEntry | null {
   if (!raw || typeof raw !== "object") return null;
-  const { id, position, duration, updatedAt } = raw as Record<string, unknown>;
-  if (typeof id !== "string" || !getVideo(id)) return null;
+  const { id, episode, position, duration, updatedAt } = raw as Record<string, unknown>;
+  if (!isTitleId(id)) return null;
   if (!nonNegative(position) || !nonNegative(duration) || !nonNegative(updatedAt)) return null;
-  return { id, position: duration > 0 ? Math.min(position, duration) : position, duration, updatedAt };
+  // Absent means episode 1; pages leave out episodes the title no longer has.
+  const ep = episode === undefined ? 1 : episode;
+  if (typeof ep !== "number" || !Number.isInteger(ep) || ep < 1 || ep > MAX_EPISODE) return null;
+  return { id, ...(ep > 1 ? { episode: ep } : {}), position: duration > 0 ? Math.min(position, duration) : position, duration, updatedAt };
 }
 
-/** A library from untrusted data (storage, an account): unknown ids, bad numbers and duplicates are dropped. */
+/**
+ * A library from untrusted data (storage, an account): malformed ids, bad numbers and duplicates
+ * are dropped. Ids of titles since removed from the catalogue stay, and pages show only those
+ * the catalogue still has (the profile asks the worker for their cards).
+ */
 export function parseLibrary(raw: unknown): Library {
   if (!raw || typeof raw !== "object") return { favourites: [], history: [] };
   const { favourites, history } = raw as Record<string, unknown>;
-  const favs = Array.isArray(favourites) ? favourites.filter((id): id is string => typeof id === "string" && getVideo(id) !== undefined) : [];
+  const favs = Array.isArray(favourites) ? favourites.filter(isTitleId) : [];
   const entries = Array.isArray(history) ? history.map(parseEntry).filter((e): e is HistoryEntry => e !== null) : [];
   return { favourites: [...new Set(favs)], history: normaliseHistory(entries) };
 }
@@ -138,7 +209,8 @@ export interface LibraryApi {
   /** False on the server and during hydration; true once the browser's stored library is read. */
   ready: boolean;
   toggleFavourite: (id: string) => void;
-  savePosition: (id: string, position: number, duration: number) => void;
+  /** Saves the watch position of episode `episode` (default 1) of `id`. */
+  savePosition: (id: string, position: number, duration: number, episode?: number) => void;
   setPrefs: (p: Partial<PlayerPrefs>) => void;
 }
 

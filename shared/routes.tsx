@@ -1,11 +1,12 @@
 import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
-import { homeLoader, infoLoader, listingLoader, notFoundLoader, searchLoader, videoLoader, type SearchRunner } from "./loaders";
+import { infoLoader, notFoundLoader, type CatalogueLoaders } from "./loaders";
 import { authPageData, resetPageData, type AuthPageData } from "./auth-page-data";
 import { PageError } from "./pages/NotFoundPages";
 import type { ProfileData } from "./pages/ProfilePage";
 import type { SessionUser } from "./session-user";
 import { ROOT_ROUTE_ID } from "./root-data";
+import { rankingLoader, type RankingRunner } from "./ranking";
 
 /**
  * Every page component is its own chunk, so a route loads only its page (the
@@ -21,6 +22,7 @@ const lazyPage = (module: string, load: () => Promise<{ Component: () => React.J
   handle: { module } satisfies LazyHandle,
 });
 
+const videoPage = lazyPage("shared/pages/VideoPage.tsx", () => import("./pages/VideoPage").then((m) => ({ Component: m.VideoPage })));
 const listingPage = lazyPage("shared/pages/ListingPage.tsx", () => import("./pages/ListingPage").then((m) => ({ Component: m.ListingPage })));
 
 /** What differs between the worker and the browser. */
@@ -29,8 +31,10 @@ export interface RoutePlatform {
   rootLoader: LoaderFunction;
   /** The signed-in visitor, for the /auth and /profile guards. */
   sessionUser: (args: LoaderFunctionArgs) => SessionUser | null | Promise<SessionUser | null>;
-  /** Search: the worker ranks the catalogue itself, the browser asks the worker. */
-  search: SearchRunner;
+  /** The catalogue pages' data: the worker queries D1, the browser asks the worker (GET /api/page/…). */
+  catalogue: CatalogueLoaders;
+  /** 排行榜: the worker reads the play counts in D1, the browser asks the worker. */
+  ranking: RankingRunner;
 }
 
 /** Resolves the lazy routes among `matches` (before hydration, so the first render matches the HTML). */
@@ -49,7 +53,7 @@ export async function loadLazyMatches(matches: ReadonlyArray<{ route: RouteObjec
  * The one route table of the site, used by the worker (static handler) and the
  * browser (data router).
  */
-export function createRoutes({ rootLoader, sessionUser, search }: RoutePlatform): RouteObject[] {
+export function createRoutes({ rootLoader, sessionUser, catalogue, ranking }: RoutePlatform): RouteObject[] {
   /** A signed-in visitor opening /auth goes to /profile. */
   const authLoader = async (args: LoaderFunctionArgs): Promise<AuthPageData> => {
     if (await sessionUser(args)) throw redirect("/profile");
@@ -83,22 +87,24 @@ export function createRoutes({ rootLoader, sessionUser, search }: RoutePlatform)
           children: [
             {
               index: true,
-              loader: homeLoader,
+              loader: catalogue.home,
               ...lazyPage("shared/pages/HomePage.tsx", () => import("./pages/HomePage").then((m) => ({ Component: m.HomePage }))),
             },
-            { path: "category/:name", loader: listingLoader("category"), ...listingPage },
-            { path: "latest", loader: listingLoader("latest"), ...listingPage },
-            { path: "top-rated", loader: listingLoader("top-rated"), ...listingPage },
+            { path: "category/:name", loader: catalogue.category, ...listingPage },
+            { path: "latest", loader: catalogue.latest, ...listingPage },
+            { path: "top-rated", loader: catalogue.topRated, ...listingPage },
+            {
+              path: "ranking",
+              loader: rankingLoader(ranking),
+              ...lazyPage("shared/pages/RankingPage.tsx", () => import("./pages/RankingPage").then((m) => ({ Component: m.RankingPage }))),
+            },
             {
               path: "search",
-              loader: searchLoader(search),
+              loader: catalogue.search,
               ...lazyPage("shared/pages/SearchPage.tsx", () => import("./pages/SearchPage").then((m) => ({ Component: m.SearchPage }))),
             },
-            {
-              path: "video/:id",
-              loader: videoLoader,
-              ...lazyPage("shared/pages/VideoPage.tsx", () => import("./pages/VideoPage").then((m) => ({ Component: m.VideoPage }))),
-            },
+            { path: "video/:id", loader: catalogue.video, ...videoPage },
+            { path: "video/:id/:episode", loader: catalogue.video, ...videoPage },
             {
               path: "info/:page",
               loader: infoLoader,

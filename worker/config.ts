@@ -78,6 +78,15 @@ export const ConfigSchema = v.pipe(
         v.optional(v.pipe(v.string(), v.minLength(32, "must be at least 32 characters (use `openssl rand -base64 48`)"))),
       ),
     ),
+    /** Bearer token of the media upload endpoint (worker/upload/api.ts); unset or blank → no endpoint. */
+    MEDIA_UPLOAD_TOKEN: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.transform((value) => value || undefined),
+        v.optional(v.pipe(v.string(), v.minLength(32, "must be at least 32 characters (`npm run deploy` generates one)"))),
+      ),
+    ),
     AUTH_AUTO_CONFIRM: flag(true),
     EXPOSE_ACCOUNT_API: flag(false),
     PAGE_CACHE: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),

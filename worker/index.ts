@@ -9,11 +9,15 @@ import { requestLimits } from "./limits";
 import { isLocalHost } from "./local-host";
 import { devMailbox } from "./mail/dev-mailbox";
 import { serveMediaCached } from "./media/cached";
+import { catalogueApi } from "./catalogue/api";
 import { searchApi } from "./search/api";
 import { handlePage } from "./pages";
 import { securityHeaders, streamSecurityHeaders } from "./security";
-import { robotsHandler, sitemapHandler } from "./seo";
+import { provideApi } from "./feeds/provide";
+import { playsApi } from "./plays/api";
+import { robotsHandler, rssHandler, sitemapHandler } from "./seo";
 import { streamRoutes } from "./stream/index";
+import { uploadApi } from "./upload/api";
 
 const app = new Hono<AppEnv>();
 
@@ -34,8 +38,14 @@ app.use("*", async (c, next) => {
 app.route("/api/auth", authApi);
 // Search for the browser: results after hydration and suggestions as you type (JSON, edge-cached).
 app.route("/api/search", searchApi);
+// The catalogue pages' loader data and cards by id, for client navigations (JSON, edge-cached).
+app.route("/api", catalogueApi);
 // 弹幕: comment windows, DPlayer v3 and the live room over WebSocket (worker/danmaku/).
 app.route("/api/danmaku", danmakuApi);
+// Media uploads of `npm run deploy` and `catalogue add --remote`: off unless MEDIA_UPLOAD_TOKEN is set (worker/upload/).
+app.route("/api/media", uploadApi);
+// Play counting (the player's beacon) and the 排行榜 as JSON (worker/plays/).
+app.route("/api", playsApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));
 
 // The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is true.
@@ -50,6 +60,9 @@ app.all("/dev/*", (c, next) => (isLocalHost(new URL(c.req.url).hostname) ? devMa
 
 app.get("/sitemap.xml", sitemapHandler);
 app.get("/robots.txt", robotsHandler);
+app.get("/rss.xml", rssHandler);
+// The MacCMS v10 provide API for TV-box apps and aggregators (docs/provide-api.md).
+app.route("/api.php/provide", provideApi());
 
 // Videos and covers from R2 through the edge cache, with HTTP Range.
 app.on(["GET", "HEAD"], "/:file{[0-9]+\\.(?:mp4|webp)}", serveMediaCached);
@@ -66,3 +79,4 @@ export default app;
 
 // Durable Object classes bound in wrangler.toml.
 export { DanmakuRoom } from "./danmaku/room";
+export { DanmakuRateLimit } from "./danmaku/rate-limit";

@@ -1,11 +1,12 @@
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
 import { configOf } from "./config";
+import { defaultEdgeCache } from "./stream/edge-cache";
 
 const BUILD_ID = clientAssets.scripts.join(",");
 
 /** Paths whose anonymous HTML may be kept at the edge for a short time (not search: endless keys, echoed input). */
-const CACHEABLE = /^\/(?:$|category\/[^/]+$|latest$|top-rated$|video\/[^/]+$|info\/[^/]+$)/;
+const CACHEABLE = /^\/(?:$|category\/[^/]+$|latest$|top-rated$|ranking$|video\/[^/]+(?:\/[^/]+)?$|info\/[^/]+$)/;
 
 /** Anonymous HTML: one minute fresh at the edge, five more minutes served stale while revalidating. */
 export const ANONYMOUS_HTML_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
@@ -18,8 +19,25 @@ export function noteRenderOutcome(response: Response, complete: Promise<boolean>
   renderOutcomes.set(response, complete);
 }
 
-function edgeCache(): Cache | null {
-  return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
+/**
+ * Query parameters that share links and ad campaigns add (WeChat, Weibo, Bilibili, Taobao, search
+ * engines and social sites) and that no page reads: they are left out of the cache key, so
+ * `/video/x?utm_source=wx` is the same cached page as `/video/x`.
+ */
+const TRACKING_PARAM =
+  /^(?:utm_[a-z_]+|fbclid|gclid|gclsrc|dclid|msclkid|yclid|spm|spm_id_from|vd_source|share_source|share_medium|share_plat|share_from|share_tag|isappinstalled|scene|clicktime|mc_cid|mc_eid|_hsenc|_hsmkt)$/i;
+
+/**
+ * The cache key's URL: tracking parameters dropped and the rest sorted (`?sort=rating&year=2025`
+ * and `?year=2025&sort=rating` render the same page), plus the build id.
+ */
+export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID): string {
+  const url = new URL(requestUrl);
+  const kept = [...url.searchParams].filter(([name]) => !TRACKING_PARAM.test(name));
+  kept.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  url.search = new URLSearchParams([...kept, ["__build", buildId]]).toString();
+  url.hash = "";
+  return url.toString();
 }
 
 export function isCacheablePage(c: AppContext): boolean {
@@ -32,12 +50,10 @@ export function isCacheablePage(c: AppContext): boolean {
  * number of made-up paths cannot fill the cache.
  */
 export async function withPageCache(c: AppContext, render: () => Promise<Response>): Promise<Response> {
-  const cache = configOf(c.env).PAGE_CACHE === "off" ? null : edgeCache();
+  const cache = configOf(c.env).PAGE_CACHE === "off" ? null : defaultEdgeCache();
   if (!cache || !isCacheablePage(c)) return render();
   // The build's entry file name is part of the key: after a deploy no page points at old assets.
-  const keyUrl = new URL(c.req.url);
-  keyUrl.searchParams.set("__build", BUILD_ID);
-  const key = new Request(keyUrl.toString(), { method: "GET" });
+  const key = new Request(pageCacheKeyUrl(c.req.url), { method: "GET" });
   try {
     const hit = await cache.match(key);
     if (hit) {

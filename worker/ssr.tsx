@@ -11,22 +11,32 @@ import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
 import { serializeRouteErrors } from "./route-errors";
-import { searchEngine } from "./search/engine";
+import { catalogueLoaders } from "./catalogue/loaders";
+import { rankingOf } from "./plays/ranking";
 
 /** What the worker hands to the loaders of one request. */
-interface ServerLoaderContext {
+export interface ServerLoaderContext {
   root: RootData;
+  /** The catalogue (and accounts) database. */
+  db: D1Database;
+  /** The worker's bindings (the 排行榜 reads D1 through the feed source). */
+  env: Env;
 }
 
 function serverRootLoader({ context }: LoaderFunctionArgs): RootData {
   return (context as unknown as ServerLoaderContext).root;
 }
 
-const handler = createStaticHandler(
+/** The site's route handler in the worker: loaders read the request context (root data, D1). */
+export const siteHandler = createStaticHandler(
   createRoutes({
     rootLoader: serverRootLoader,
     sessionUser: ({ context }) => (context as unknown as ServerLoaderContext).root.user,
-    search: (params) => searchEngine.run(params),
+    catalogue: catalogueLoaders(({ context }) => (context as unknown as ServerLoaderContext).db),
+    ranking: (period, { context }) => {
+      const { env } = context as unknown as ServerLoaderContext;
+      return rankingOf(env.DB, period, Date.now());
+    },
   }),
 );
 
@@ -73,17 +83,32 @@ function assetsFor(matches: ReadonlyArray<{ route: { handle?: unknown } }>): Doc
   return { scripts: clientAssets.scripts, styles: clientAssets.styles, preloads: [...new Set([...clientAssets.preloads, ...extra])] };
 }
 
+/** An escaped control character (C0 or DEL) in a path. */
+const ESCAPED_CONTROL = /%(?:[01][0-9a-f]|7f)/i;
+
+/**
+ * The request with escaped control characters in its path escaped once more, so that the router
+ * matches them as text ("%09") and renders the not-found page: decoded, "/%09/" becomes "/\t/",
+ * which the URL parser reads as "//" (a URL without a host) and the router could not render.
+ */
+export function withControlCharactersKept(request: Request): Request {
+  const url = new URL(request.url);
+  if (!ESCAPED_CONTROL.test(url.pathname)) return request;
+  url.pathname = url.pathname.replace(new RegExp(ESCAPED_CONTROL, "gi"), (escape) => "%25" + escape.slice(1));
+  return new Request(url.toString(), request);
+}
+
 /**
  * Server-side render with a given route handler, streamed, with the status of the matched route.
  * An error before the shell is complete gives the Chinese 500 page; an error after it (inside a
  * Suspense boundary) is logged with the path and the boundary's fallback stays in the HTML.
  */
 export async function renderWithHandler(pageHandler: PageHandler, c: AppContext, root: RootData): Promise<Response> {
-  const request = c.req.raw;
+  const request = withControlCharactersKept(c.req.raw);
   const path = new URL(request.url).pathname;
   let renderFailed = false;
   try {
-    const context = await pageHandler.query(request, { requestContext: { root } satisfies ServerLoaderContext });
+    const context = await pageHandler.query(request, { requestContext: { root, db: c.env.DB, env: c.env } satisfies ServerLoaderContext });
     if (context instanceof Response) return context; // a loader redirect
 
     const router = createStaticRouter(pageHandler.dataRoutes, context);
@@ -131,5 +156,5 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
 
 /** Server-side render of any page of the site. */
 export function renderPage(c: AppContext, root: RootData = anonymousRootData(c)): Promise<Response> {
-  return renderWithHandler(handler, c, root);
+  return renderWithHandler(siteHandler, c, root);
 }

@@ -26,10 +26,19 @@ export type Engine = "native" | "hlsjs" | "progressive";
 export interface PlaybackFigures {
   engine: Engine;
   profile: string;
-  /** Navigation start → first `playing` (the first frame moves), ms. */
+  /**
+   * Navigation start → the first video frame of playback presented for display: the first
+   * requestVideoFrameCallback after the first `playing` event (its presentationTime), ms. Falls
+   * back to the `playing` event where that callback never came (noted in `frameSource`).
+   */
   firstFrameMs: number | null;
-  /** Player ready (hydrated) → first frame, ms. */
-  firstFrameAfterHydrationMs: number | null;
+  frameSource: "rvfc" | "playing" | null;
+  /** Navigation start → the first `playing` event, ms. */
+  firstPlayingMs: number | null;
+  /** Navigation start → the page hydrated (<html data-hydrated>), ms. */
+  hydratedMs: number | null;
+  /** First frame minus hydration, ms: negative when the frame came before the page's JavaScript ran. */
+  firstFrameVsHydrationMs: number | null;
   /** `waiting` events after the first frame within the first 45 s of playback. */
   stalls: number;
   stallMs: number;
@@ -45,20 +54,34 @@ export interface PlaybackFigures {
   hlsJsBytes: number;
 }
 
-/** In-page probe: records media events on the page's <video> (capture phase on the document). */
+/**
+ * In-page probe: records media events on the page's <video> (capture phase on the document), the
+ * first frame presented after playback starts (requestVideoFrameCallback: a decoded frame handed
+ * to the compositor, not merely a request or an event) and the moment the page is hydrated.
+ */
 const PROBE = () => {
   const w = window as unknown as { __vb: { events: Array<[string, number]>; heights: number[] } };
   w.__vb = { events: [], heights: [] };
+  let framed = false;
   for (const type of ["playing", "waiting", "seeking", "seeked", "timeupdate", "error"]) {
     document.addEventListener(
       type,
       (e) => {
-        if (e.target instanceof HTMLVideoElement)
-          w.__vb.events.push([type === "timeupdate" ? `t:${e.target.currentTime.toFixed(2)}` : type, performance.now()]);
+        if (!(e.target instanceof HTMLVideoElement)) return;
+        const v = e.target;
+        w.__vb.events.push([type === "timeupdate" ? `t:${v.currentTime.toFixed(2)}` : type, performance.now()]);
+        if (type === "playing" && !framed && "requestVideoFrameCallback" in v) {
+          framed = true;
+          v.requestVideoFrameCallback((_now, meta) => w.__vb.events.push(["frame", meta.presentationTime]));
+        }
       },
       true,
     );
   }
+  new MutationObserver(() => {
+    if (document.documentElement?.dataset.hydrated === "true" && !w.__vb.events.some(([t]) => t === "hydrated"))
+      w.__vb.events.push(["hydrated", performance.now()]);
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-hydrated"] });
   setInterval(() => {
     const v = document.querySelector("video");
     if (v && v.videoHeight) w.__vb.heights.push(v.videoHeight);
@@ -101,16 +124,21 @@ export async function measurePlayback(browser: Browser, url: string, engine: Eng
 
   await page.goto(`${url}${url.includes("?") ? "&" : "?"}engine=${engine}`, { waitUntil: "commit" });
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 120_000 });
-  const hydratedAt = await page.evaluate(() => performance.now());
-  // Wait for the first frame, then 45 s of playback.
-  await page
-    .waitForFunction(() => (window as unknown as { __vb: { events: Array<[string, number]> } }).__vb.events.some(([t]) => t === "playing"), undefined, {
-      timeout: 120_000,
-    })
-    .catch(() => {});
-  const firstPlaying = await page.evaluate(
-    () => (window as unknown as { __vb: { events: Array<[string, number]> } }).__vb.events.find(([t]) => t === "playing")?.[1] ?? null,
-  );
+  type Probe = { __vb: { events: Array<[string, number]> } };
+  const eventAt = (name: string) => page.evaluate((n) => (window as unknown as Probe).__vb.events.find(([t]) => t === n)?.[1] ?? null, name);
+  const waitEvent = (name: string, timeout: number) =>
+    page
+      .waitForFunction((n) => (window as unknown as Probe).__vb.events.some(([t]) => t === n), name, { timeout })
+      .then(
+        () => true,
+        () => false,
+      );
+  // Wait for playback and its first presented frame, then 45 s of playback.
+  await waitEvent("playing", 120_000);
+  await waitEvent("frame", 5_000);
+  const hydratedAt = await eventAt("hydrated");
+  const firstPlaying = await eventAt("playing");
+  const firstFrame = (await eventAt("frame")) ?? firstPlaying;
   if (firstPlaying !== null) await page.waitForTimeout(Math.max(0, firstPlaying + WATCH_MS - (await page.evaluate(() => performance.now()))));
 
   const watched = await page.evaluate(
@@ -167,8 +195,11 @@ export async function measurePlayback(browser: Browser, url: string, engine: Eng
   return {
     engine,
     profile: profile.name,
-    firstFrameMs: firstPlaying,
-    firstFrameAfterHydrationMs: firstPlaying === null ? null : Math.max(0, firstPlaying - hydratedAt),
+    firstFrameMs: firstFrame === null ? null : Math.round(firstFrame),
+    frameSource: firstFrame === null ? null : firstFrame === firstPlaying ? "playing" : "rvfc",
+    firstPlayingMs: firstPlaying === null ? null : Math.round(firstPlaying),
+    hydratedMs: hydratedAt === null ? null : Math.round(hydratedAt),
+    firstFrameVsHydrationMs: firstFrame === null || hydratedAt === null ? null : Math.round(firstFrame - hydratedAt),
     stalls: watched.stalls,
     stallMs: Math.round(watched.stallMs),
     mediaBytes30s: mediaBytes,

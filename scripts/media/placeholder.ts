@@ -12,6 +12,11 @@ export interface PlaceholderOptions {
   /** Source height (default 720); width is 16:9, rounded to an even number. */
   height: number;
   fps: number;
+  /**
+   * What the seven-segment display shows: digits and "-" (default: the number N). Episodes show
+   * "{title}-{episode}" (3-2 for 第2集 of title 3).
+   */
+  label?: string;
 }
 
 /** Per-number parameters: everything derives from N, so reruns are reproducible. */
@@ -61,15 +66,27 @@ const SEGMENTS: Record<string, readonly [number, number, number, number]> = {
   f: [0, 0, DT, DH / 2 + DT / 2],
   g: [0, DH / 2 - DT / 2, DW, DT],
 };
-const DIGITS = ["abcdef", "bc", "abdeg", "abcdg", "bcfg", "acdfg", "acdefg", "abc", "abcdefg", "abcdfg"];
+const DIGITS: Record<string, string> = {
+  "0": "abcdef",
+  "1": "bc",
+  "2": "abdeg",
+  "3": "abcdg",
+  "4": "bcfg",
+  "5": "acdfg",
+  "6": "acdefg",
+  "7": "abc",
+  "8": "abcdefg",
+  "9": "abcdfg",
+  "-": "g",
+};
 
 function box(x: number, y: number, w: number, h: number, color: string, thickness = "fill"): string {
   return `drawbox=x=${Math.round(x)}:y=${Math.round(y)}:w=${Math.round(w)}:h=${Math.round(h)}:c=${color}:t=${thickness}`;
 }
 
-/** drawbox filters for the number N centred on a W×H frame, on a dark panel, outlined. */
-function numberFilters(n: number, W: number, H: number): string[] {
-  const text = String(n);
+/** drawbox filters for a label (digits and "-") centred on a W×H frame, on a dark panel, outlined. */
+function numberFilters(text: string, W: number, H: number): string[] {
+  if (!/^[0-9-]{1,12}$/.test(text)) throw new RangeError(`placeholder label "${text}": digits and "-" only`);
   const k = H / 360;
   const scale = k * Math.min(1, (640 - 80) / (text.length * DW + (text.length - 1) * GAP));
   const dw = DW * scale;
@@ -82,7 +99,7 @@ function numberFilters(n: number, W: number, H: number): string[] {
   const rects: Array<[number, number, number, number]> = [];
   [...text].forEach((ch, i) => {
     const shift = ch === "1" ? -(DW - DT) / 2 : 0; // a lone "1" is centred in its cell
-    for (const seg of DIGITS[Number(ch)]) {
+    for (const seg of DIGITS[ch]) {
       const [sx, sy, sw, sh] = SEGMENTS[seg];
       rects.push([x0 + i * (dw + gap) + (sx + shift) * scale, y0 + sy * scale, sw * scale, sh * scale]);
     }
@@ -138,7 +155,7 @@ export function placeholderSource(n: number, options: PlaceholderOptions): Sourc
   const dot = even(24 * k);
   const bar = even(8 * k);
   const radius = Math.round(130 * k);
-  const base = [backgroundFilters(p, W, H, fps, d), ...numberFilters(n, W, H)].join(",");
+  const base = [backgroundFilters(p, W, H, fps, d), ...numberFilters(options.label ?? String(n), W, H)].join(",");
   // Pentatonic steps (0 2 4 7 9 semitones), a new note every 0.5 s, plucked (exponential decay).
   const degree = `mod(floor(t*2)*${p.step}+${n}\\,5)`;
   const semitones = `if(eq(${degree}\\,0)\\,0\\,if(eq(${degree}\\,1)\\,2\\,if(eq(${degree}\\,2)\\,4\\,if(eq(${degree}\\,3)\\,7\\,9))))`;

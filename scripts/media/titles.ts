@@ -1,20 +1,25 @@
 /**
- * The built-in titles' media: placeholder source per title (scripts/media/placeholder.ts), packed
- * (scripts/media/pack.ts) into <repo>/.media-cache/titles/{n}/, two titles at a time. Packs whose
- * key (source, settings, tools, subtitles) is unchanged are kept. Sizes come from the environment:
+ * The built-in titles' media: placeholder source per media number (scripts/media/placeholder.ts),
+ * packed (scripts/media/pack.ts) into <repo>/.media-cache/titles/{n}/, two at a time. Every media
+ * number the catalogue references is packed: each title's own (episode 1 of a series) and its
+ * other episodes' (10000 + title × 100 + N). Packs whose key (source, settings, tools, subtitles)
+ * is unchanged are kept. Sizes come from the environment:
  *
- *   MEDIA_SECONDS  clip length (default 20)        MEDIA_HEIGHT  source height (default 720)
- *   MEDIA_TITLES   how many titles, from 1 (50)    MEDIA_FPS     frame rate (24)
- *   MEDIA_JOBS     titles packed at once (2)       MEDIA_PRESET  x264 preset (superfast)
+ *   MEDIA_SECONDS          title clip length (default 12)   MEDIA_HEIGHT          title source height (720)
+ *   MEDIA_EPISODE_SECONDS  episode clip length (6)          MEDIA_EPISODE_HEIGHT  episode source height (360)
+ *   MEDIA_TITLES   how many titles, from 1, with their episodes (all)
+ *   MEDIA_FPS      frame rate (24)     MEDIA_JOBS  packed at once (2)     MEDIA_PRESET  x264 preset (superfast)
  */
+import { existsSync } from "node:fs";
 import { readdir, rm, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { videos } from "../../shared/catalogue";
+import { videos, type Video } from "../../shared/catalogue";
+import { episodeCount, episodeMedia } from "../../shared/episodes";
 import { mediaNumberOf } from "../../shared/stream/contract";
 import { subtitleLines } from "../../shared/stream/subtitles";
 import { DEFAULT_ENCODE, type EncodeSettings } from "./ladder";
-import { packIfNeeded, type PackResult } from "./pack";
+import { packIfNeeded, readPackResult, type PackResult } from "./pack";
 import { placeholderSource, type PlaceholderOptions } from "./placeholder";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -22,15 +27,20 @@ export const CACHE_DIR = path.join(REPO_ROOT, ".media-cache");
 export const TITLES_DIR = path.join(CACHE_DIR, "titles");
 
 /**
- * 20 s by default: packing costs about 0.42 CPU-seconds per second of clip on this 2-core machine
- * (docs/media-pipeline.md), so 50 × 20 s fits the 5-minute first `npm start`; 60 s would not.
+ * Title clips of 12 s and episode clips of 6 s at 360p by default: with the series' episodes the
+ * catalogue references 119 media numbers, and the first `npm start` must stay within 5 minutes on
+ * an idle 2-core machine (figures in docs/media-pipeline.md).
  */
-export const DEFAULT_SECONDS = 20;
+export const DEFAULT_SECONDS = 12;
+export const DEFAULT_EPISODE_SECONDS = 6;
+export const DEFAULT_EPISODE_HEIGHT = 360;
 
 export interface TitleMediaOptions extends PlaceholderOptions {
   titles: number;
   jobs: number;
   settings: EncodeSettings;
+  /** Source of episodes 2…N: shorter and smaller (the ladder never upscales: 270p and 360p). */
+  episode: { seconds: number; height: number };
 }
 
 function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (v: number) => boolean): number {
@@ -47,9 +57,13 @@ export function titleMediaOptions(env: NodeJS.ProcessEnv = process.env): TitleMe
     seconds: envNumber(env, "MEDIA_SECONDS", DEFAULT_SECONDS, (v) => v >= 2 && v <= 7200),
     height: envNumber(env, "MEDIA_HEIGHT", 720, (v) => Number.isInteger(v) && v >= 90 && v <= 2160 && v % 2 === 0),
     fps: envNumber(env, "MEDIA_FPS", 24, (v) => v === 24 || v === 25 || v === 30),
-    titles: envNumber(env, "MEDIA_TITLES", 50, (v) => Number.isInteger(v) && v >= 1 && v <= videos.length),
+    titles: envNumber(env, "MEDIA_TITLES", videos.length, (v) => Number.isInteger(v) && v >= 1 && v <= videos.length),
     jobs: envNumber(env, "MEDIA_JOBS", 2, (v) => Number.isInteger(v) && v >= 1 && v <= 16),
     settings: { ...DEFAULT_ENCODE, preset: env.MEDIA_PRESET || DEFAULT_ENCODE.preset },
+    episode: {
+      seconds: envNumber(env, "MEDIA_EPISODE_SECONDS", DEFAULT_EPISODE_SECONDS, (v) => v >= 2 && v <= 7200),
+      height: envNumber(env, "MEDIA_EPISODE_HEIGHT", DEFAULT_EPISODE_HEIGHT, (v) => Number.isInteger(v) && v >= 90 && v <= 2160 && v % 2 === 0),
+    },
   };
 }
 
@@ -59,12 +73,41 @@ export interface TitleMedia {
   result: PackResult;
 }
 
-/** The media numbers of the first `count` catalogue titles with their subtitle lines. */
-export function catalogueTitles(count: number): Array<{ n: number; lines: string[] }> {
-  return videos.slice(0, count).map((video) => {
-    const n = Number(mediaNumberOf(video.videoFile));
-    if (!n) throw new Error(`${video.id}: no media number in ${video.videoFile}`);
-    return { n, lines: subtitleLines(video.title, video.description) };
+/** One media number to pack: a title's own media (episode 1) or another episode's. */
+export interface MediaItem {
+  n: number;
+  /** The title's id, and the episode (1 for a title's own media). */
+  id: string;
+  episode: number;
+  /** What the seven-segment display shows: the title number, or "{title}-{episode}". */
+  label: string;
+  lines: string[];
+}
+
+function mediaItem(video: Video, titleNumber: number, episode: number): MediaItem {
+  const media = episodeMedia(video, episode);
+  const n = Number(media && mediaNumberOf(media.videoFile));
+  if (!media || !n) throw new Error(`${video.id} episode ${episode}: no media number`);
+  const name = video.episodes ? `${video.title} ${media.name}` : video.title;
+  return {
+    n,
+    id: video.id,
+    episode,
+    label: episode === 1 ? String(n) : `${titleNumber}-${episode}`,
+    lines: subtitleLines(name, video.description),
+  };
+}
+
+/**
+ * Every media number of the first `count` catalogue titles: each title's own, then its other
+ * episodes', with their subtitle lines (the title, 第N集 for episodes, the description).
+ */
+export function catalogueMedia(count: number): MediaItem[] {
+  return videos.slice(0, count).flatMap((video) => {
+    const own = Number(mediaNumberOf(video.videoFile));
+    if (!own) throw new Error(`${video.id}: no media number in ${video.videoFile}`);
+    const episodes = Array.from({ length: episodeCount(video) }, (_, i) => i + 1);
+    return episodes.map((episode) => mediaItem(video, own, episode));
   });
 }
 
@@ -80,15 +123,22 @@ export async function packTitles(options: TitleMediaOptions = titleMediaOptions(
   const started = performance.now();
   await mkdir(TITLES_DIR, { recursive: true });
   await removeLeftovers(TITLES_DIR);
-  const titles = catalogueTitles(options.titles);
+  const titles = catalogueMedia(options.titles);
   const done: TitleMedia[] = [];
   let packed = 0;
   let next = 0;
   const worker = async () => {
     while (next < titles.length) {
-      const { n, lines } = titles[next++];
+      const { n, lines, label, episode } = titles[next++];
       const dir = path.join(TITLES_DIR, String(n));
-      const source = placeholderSource(n, options);
+      // Real media added by `npm run catalogue -- add` (its source.json): never replaced by a placeholder.
+      const operator = existsSync(path.join(dir, "source.json")) ? await readPackResult(dir) : null;
+      if (operator) {
+        done.push({ n, dir, result: operator });
+        continue;
+      }
+      const size = episode === 1 ? options : { ...options, ...options.episode };
+      const source = placeholderSource(n, { seconds: size.seconds, height: size.height, fps: options.fps, label });
       const r = await packIfNeeded(source, { outDir: dir, subtitleLines: lines, settings: options.settings });
       if (r.packed) {
         packed++;
@@ -100,8 +150,10 @@ export async function packTitles(options: TitleMediaOptions = titleMediaOptions(
   await Promise.all(Array.from({ length: Math.min(options.jobs, titles.length) }, worker));
   done.sort((a, b) => a.n - b.n);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const episodes = titles.filter((t) => t.episode > 1).length;
   log(
-    `media: ${done.length} titles (${options.seconds} s, ${options.height}p source, ${options.fps} fps) in ` +
+    `media: ${done.length - episodes} titles (${options.seconds} s, ${options.height}p source) and ${episodes} episodes ` +
+      `(${options.episode.seconds} s, ${options.episode.height}p), ${options.fps} fps, in ` +
       `${path.relative(process.cwd(), TITLES_DIR) || "."}: ${packed} packed, ${done.length - packed} kept, ${seconds} s`,
   );
   return done;

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { MAIN_CATEGORIES } from "../catalogue/index";
+import { MAIN_CATEGORIES } from "../catalogue/categories";
 import { useRootData } from "../root-data";
 import { COPYRIGHT_YEAR } from "../site-config";
 

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import { MAIN_CATEGORIES } from "../catalogue/index";
+import { MAIN_CATEGORIES } from "../catalogue/categories";
 import { useRootData } from "../root-data";
 import { Logo } from "./Logo";
 import { SearchBox } from "./SearchBox";
@@ -50,6 +50,9 @@ export function Header() {
                 {name}
               </NavLink>
             ))}
+            <NavLink to="/ranking" className="nav-link">
+              排行榜
+            </NavLink>
           </nav>
           <div className="header-account">
             {user ? (

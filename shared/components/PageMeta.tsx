@@ -8,7 +8,7 @@ interface PageMetaProps {
   path: string;
   /** Absolute or root-relative image for link previews. */
   image?: string;
-  type?: "website" | "video.movie";
+  type?: "website" | "video.movie" | "video.tv_show" | "video.episode";
   noindex?: boolean;
 }
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { getVideo } from "../catalogue/index";
+import { cardStatus } from "../catalogue/card";
 import { formatRating, formatViews } from "../format";
 import type { ReactNode } from "react";
 import type { CardItem } from "../loaders";
@@ -22,15 +22,15 @@ interface VideoCardProps {
 }
 
 export function VideoCard({ item, layout = "grid", eager = false, headingLevel = 3, renderTitle }: VideoCardProps) {
-  const video = getVideo(item.id);
-  if (!video) return null;
+  const video = item;
   const Title = headingLevel === 2 ? "h2" : "h3";
+  const status = cardStatus(video);
   return (
     <article className={`video-card video-card-${layout}`}>
       <Link to={`/video/${video.id}`} className="video-card-link">
         <div className="video-card-cover">
           <img
-            src={`/${video.coverImage}`}
+            src={video.cover}
             data-fallback={FALLBACK_COVER}
             alt=""
             width={COVER_WIDTH}
@@ -39,6 +39,7 @@ export function VideoCard({ item, layout = "grid", eager = false, headingLevel =
             decoding="async"
           />
           <span className="badge badge-free">免费观看</span>
+          {status ? <span className="video-card-status">{status}</span> : null}
           <span className="video-card-duration">{video.duration}</span>
         </div>
         <div className="video-card-body">

@@ -31,6 +31,7 @@ const KEYBOARD_SHORTCUTS: readonly string[] = [
   "↑ / ↓：调节音量",
   "F：进入或退出全屏",
   "M：静音或取消静音",
+  "P / N：剧集的上一集 / 下一集",
 ];
 
 const RESPONSE_TIMES: readonly string[] = [

@@ -1,5 +1,6 @@
 import { Link, useLoaderData } from "react-router";
-import { categoryDisplayName } from "../catalogue/index";
+import { categoryDisplayName } from "../catalogue/categories";
+import { ContinueWatching } from "../components/ContinueWatching";
 import { PageMeta } from "../components/PageMeta";
 import { SectionHeader } from "../components/SectionHeader";
 import { VideoGrid } from "../components/VideoGrid";
@@ -35,6 +36,9 @@ export function HomePage() {
           <Link to="/category/电视剧" className="button button-secondary button-large">
             热门剧集
           </Link>
+          <Link to="/ranking" className="button button-secondary button-large">
+            排行榜
+          </Link>
         </div>
       </section>
 
@@ -49,6 +53,8 @@ export function HomePage() {
           </Link>
         ))}
       </section>
+
+      <ContinueWatching />
 
       <section className="home-section" aria-labelledby="hot-title">
         <SectionHeader id="hot-title" title="热门推荐" moreHref="/category/all" />

@@ -1,9 +1,9 @@
 import { useLoaderData, useLocation, useNavigate } from "react-router";
-import { categoryDisplayName } from "../catalogue/index";
+import { categoryDisplayName } from "../catalogue/categories";
 import { Pagination } from "../components/Pagination";
 import { PageMeta } from "../components/PageMeta";
 import { EmptyListing, VideoGrid } from "../components/VideoGrid";
-import { LISTING_SORTS, listingQuery, RATING_FILTERS, type ListingSort, type ListingState, type RatingFilter } from "../listing";
+import { LETTERS, LISTING_SORTS, listingQuery, QUICK_SORTS, RATING_FILTERS, type ListingSort, type ListingState, type RatingFilter } from "../listing";
 import type { ListingData } from "../loaders";
 import { Link } from "react-router";
 
@@ -16,7 +16,48 @@ function headingOf(data: ListingData): string {
 function descriptionOf(data: ListingData, heading: string): string {
   if (data.kind === "latest") return "最新上线的电影、电视剧、综艺与纪录片，按上线时间排序，免费高清在线观看。";
   if (data.kind === "top-rated") return "口碑高分作品合集，按评分从高到低排列，免费高清在线观看。";
-  return `${heading}：共 ${data.total} 部作品，支持按年份、评分筛选与多种排序，免费高清在线观看。`;
+  return `${heading}：共 ${data.total} 部作品，支持按类型、地区、年份、字母、评分筛选与多种排序，免费高清在线观看。`;
+}
+
+interface FacetOption {
+  label: string;
+  change: Partial<ListingState>;
+  current: boolean;
+}
+
+/** One row of the facet bar: plain links (they work without JavaScript), the current one marked. */
+function FacetRow({ id, label, options, href }: { id: string; label: string; options: FacetOption[]; href: (change: Partial<ListingState>) => string }) {
+  return (
+    <div className="facet-row">
+      <span className="facet-label" id={id}>
+        {label}
+      </span>
+      <ul className="facet-options" aria-labelledby={id}>
+        {options.map((o) => (
+          <li key={o.label}>
+            <Link to={href(o.change)} className="facet-link" aria-current={o.current ? "true" : undefined}>
+              {o.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+type FacetKey = "genre" | "area" | "year" | "letter";
+
+/** The filter rows in order: 类型 and 地区 only where the listing has values, 年份 and 字母 always. */
+function facetRows(
+  data: ListingData,
+  state: ListingState,
+): Array<{ key: FacetKey; label: string; values: ReadonlyArray<string | number>; current: string | number | null; always: boolean }> {
+  return [
+    { key: "genre", label: "类型", values: data.facets.genres, current: state.genre, always: false },
+    { key: "area", label: "地区", values: data.facets.areas, current: state.area, always: false },
+    { key: "year", label: "年份", values: data.facets.years, current: state.year, always: true },
+    { key: "letter", label: "字母", values: LETTERS, current: state.letter, always: true },
+  ];
 }
 
 export function ListingPage() {
@@ -36,12 +77,35 @@ export function ListingPage() {
         <p className="page-subtitle">共 {data.total} 部作品</p>
       </div>
 
+      <nav className="facets" aria-label="筛选">
+        {facetRows(data, state).map((row) =>
+          row.values.length > 0 || row.always ? (
+            <FacetRow
+              key={row.key}
+              id={`facet-${row.key}`}
+              label={row.label}
+              href={href}
+              options={[
+                { label: "全部", change: { [row.key]: null }, current: row.current === null },
+                ...row.values.map((v) => ({ label: String(v), change: { [row.key]: v }, current: row.current === v })),
+              ]}
+            />
+          ) : null,
+        )}
+        <FacetRow
+          id="facet-sort"
+          label="排序"
+          href={href}
+          options={QUICK_SORTS.map((s) => ({ label: s.label, change: { sort: s.value }, current: state.sort === s.value }))}
+        />
+      </nav>
+
       <form className="listing-controls" method="get" action={pathname} aria-label="筛选与排序" onSubmit={(e) => e.preventDefault()}>
         <label className="control">
           <span className="control-label">年份</span>
           <select name="year" value={state.year ?? ""} onChange={(e) => go({ year: e.target.value ? Number(e.target.value) : null })}>
             <option value="">全部年份</option>
-            {data.years.map((y) => (
+            {data.facets.years.map((y) => (
               <option key={y} value={y}>
                 {y}年
               </option>
@@ -68,6 +132,9 @@ export function ListingPage() {
             ))}
           </select>
         </label>
+        {state.genre !== null ? <input type="hidden" name="genre" value={state.genre} /> : null}
+        {state.area !== null ? <input type="hidden" name="area" value={state.area} /> : null}
+        {state.letter !== null ? <input type="hidden" name="letter" value={state.letter} /> : null}
         {state.view === "list" ? <input type="hidden" name="view" value="list" /> : null}
         <noscript>
           <button type="submit" className="button button-secondary">

@@ -1,12 +1,13 @@
 import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
-import { getVideo } from "../catalogue/index";
+import type { TitleCard } from "../catalogue/card";
 import { DeviceList } from "../components/DeviceList";
 import { PageMeta } from "../components/PageMeta";
 import { daysSince, formatDate, formatTime } from "../format";
 import { useLibrary } from "../library";
 import type { SessionUser } from "../session-user";
 import { COVER_HEIGHT, COVER_WIDTH, FALLBACK_COVER } from "../components/VideoCard";
+import { useTitleCards } from "../components/useTitleCards";
 
 export interface ProfileData {
   user: SessionUser;
@@ -14,10 +15,8 @@ export interface ProfileData {
   now: number;
 }
 
-function Thumb({ id }: { id: string }) {
-  const video = getVideo(id);
-  if (!video) return null;
-  return <img src={`/${video.coverImage}`} data-fallback={FALLBACK_COVER} alt="" width={COVER_WIDTH} height={COVER_HEIGHT} loading="lazy" decoding="async" />;
+function Thumb({ video }: { video: TitleCard }) {
+  return <img src={video.cover} data-fallback={FALLBACK_COVER} alt="" width={COVER_WIDTH} height={COVER_HEIGHT} loading="lazy" decoding="async" />;
 }
 
 export function ProfilePage() {
@@ -25,8 +24,11 @@ export function ProfilePage() {
   const { library, ready } = useLibrary();
   const account = useAccount();
   const navigate = useNavigate();
-  const favourites = library.favourites.filter((id) => getVideo(id));
-  const history = library.history.filter((h) => getVideo(h.id));
+  const cards = useTitleCards([...library.favourites, ...library.history.map((h) => h.id)], ready);
+  const loaded = ready && cards !== null;
+  // Titles since removed from the catalogue are not shown.
+  const favourites = cards ? library.favourites.flatMap((id) => cards.get(id) ?? []) : [];
+  const history = cards ? library.history.flatMap((h) => (cards.has(h.id) ? [{ ...h, video: cards.get(h.id) as TitleCard }] : [])) : [];
 
   async function signOut() {
     await account.signOut();
@@ -69,11 +71,11 @@ export function ProfilePage() {
         </div>
         <div>
           <dt>收藏数量</dt>
-          <dd>{ready ? favourites.length : "—"}</dd>
+          <dd>{loaded ? favourites.length : "—"}</dd>
         </div>
         <div>
           <dt>观看记录</dt>
-          <dd>{ready ? history.length : "—"}</dd>
+          <dd>{loaded ? history.length : "—"}</dd>
         </div>
         <div>
           <dt>账号状态</dt>
@@ -87,17 +89,17 @@ export function ProfilePage() {
         </h2>
         {favourites.length > 0 ? (
           <ul className="profile-list">
-            {favourites.map((id) => (
-              <li key={id}>
-                <Link to={`/video/${id}`} className="profile-item">
-                  <Thumb id={id} />
-                  <span className="profile-item-title">{getVideo(id)?.title}</span>
+            {favourites.map((video) => (
+              <li key={video.id}>
+                <Link to={`/video/${video.id}`} className="profile-item">
+                  <Thumb video={video} />
+                  <span className="profile-item-title">{video.title}</span>
                 </Link>
               </li>
             ))}
           </ul>
         ) : (
-          <p className="muted">{ready ? "还没有收藏，去发现喜欢的作品吧。" : "正在读取…"}</p>
+          <p className="muted">{loaded ? "还没有收藏，去发现喜欢的作品吧。" : "正在读取…"}</p>
         )}
       </section>
 
@@ -108,12 +110,12 @@ export function ProfilePage() {
         {history.length > 0 ? (
           <ul className="profile-list">
             {history.map((h) => (
-              <li key={h.id}>
-                <Link to={`/video/${h.id}`} className="profile-item">
-                  <Thumb id={h.id} />
-                  <span className="profile-item-title">{getVideo(h.id)?.title}</span>
+              <li key={`${h.id}#${h.episode ?? 1}`}>
+                <Link to={h.episode ? `/video/${h.id}/${h.episode}` : `/video/${h.id}`} className="profile-item">
+                  <Thumb video={h.video} />
+                  <span className="profile-item-title">{h.video.title}</span>
                   <span className="profile-item-meta">
-                    看到 {formatTime(h.position)}
+                    {h.episode ? `第${h.episode}集 · ` : ""}看到 {formatTime(h.position)}
                     {h.duration > 0 ? ` / ${formatTime(h.duration)}` : ""} · 继续观看
                   </span>
                 </Link>
@@ -121,7 +123,7 @@ export function ProfilePage() {
             ))}
           </ul>
         ) : (
-          <p className="muted">{ready ? "暂无观看记录。" : "正在读取…"}</p>
+          <p className="muted">{loaded ? "暂无观看记录。" : "正在读取…"}</p>
         )}
       </section>
 

@@ -1,60 +1,148 @@
-import { Link, useLoaderData } from "react-router";
-import { getVideo } from "../catalogue/index";
+import { useEffect, useState } from "react";
+import { Link, useLoaderData, useLocation, useNavigate } from "react-router";
 import type { Video } from "../catalogue/types";
+import { EpisodeList } from "../components/EpisodeList";
+import { EpisodeNav } from "../components/EpisodeNav";
 import { PageMeta } from "../components/PageMeta";
 import { VideoGrid } from "../components/VideoGrid";
+import { afterEnded, episodeCount, episodeMedia, isSeries, rangeIndexOf, videoPath } from "../episodes";
 import { formatRating, formatViews, isoDuration } from "../format";
 import { serializeForScript } from "../hydration";
+import { lastEpisode, useLibrary } from "../library";
 import { SIDEBAR_RELATED_COUNT, type VideoData } from "../loaders";
 import { useRootData } from "../root-data";
 import type { SiteConfig } from "../site-config";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { VideoActions } from "../components/VideoActions";
-import { VideoPlayer } from "../player/VideoPlayer";
+import { PlayerIsland } from "../player/PlayerIsland";
 
-/** schema.org VideoObject with absolute URLs (spec §9, structured data). */
-export function videoStructuredData(video: Video, data: VideoData, config: SiteConfig) {
+/** The canonical path of what the page shows: /video/{id}, or /video/{id}/{n} for a named episode. */
+export function canonicalVideoPath(data: Pick<VideoData, "id" | "episode" | "episodeInUrl">): string {
+  return data.episodeInUrl ? videoPath(data.id, data.episode) : videoPath(data.id);
+}
+
+function aggregateRating(video: Video, data: VideoData) {
+  return { "@type": "AggregateRating", ratingValue: video.rating, bestRating: 10, worstRating: 0, ratingCount: data.ratingCount };
+}
+
+/** schema.org VideoObject of one file (a single title, or one episode) with absolute URLs (spec §9, structured data). */
+function videoObject(video: Video, episode: number, config: SiteConfig, name: string, embedPath: string) {
+  const media = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}`, duration: video.duration };
   return {
-    "@context": "https://schema.org",
     "@type": "VideoObject",
+    name,
+    description: video.description,
+    thumbnailUrl: [config.origin + media.coverImage],
+    uploadDate: `${video.year}-01-01`,
+    duration: isoDuration(media.duration),
+    contentUrl: config.origin + media.videoFile,
+    embedUrl: config.origin + embedPath,
+    inLanguage: "zh-CN",
+  };
+}
+
+/**
+ * Structured data with absolute URLs: a VideoObject for a single title (spec §9); for a series a
+ * TVSeries listing every episode on /video/{id}, and a TVEpisode (part of the series, with its
+ * VideoObject) on /video/{id}/{n}.
+ */
+export function videoStructuredData(video: Video, data: VideoData, config: SiteConfig) {
+  const context = "https://schema.org";
+  if (!isSeries(video)) {
+    return {
+      "@context": context,
+      ...videoObject(video, 1, config, video.title, videoPath(video.id)),
+      genre: video.category,
+      keywords: video.tags.join(","),
+      aggregateRating: aggregateRating(video, data),
+    };
+  }
+  const seriesUrl = config.origin + videoPath(video.id);
+  const episodeOf = (n: number) => {
+    const media = episodeMedia(video, n);
+    return { "@type": "TVEpisode", episodeNumber: n, name: media?.name ?? `第${n}集`, url: config.origin + videoPath(video.id, n) };
+  };
+  if (data.episodeInUrl) {
+    const episode = episodeOf(data.episode);
+    return {
+      "@context": context,
+      ...episode,
+      description: video.description,
+      partOfSeries: { "@type": "TVSeries", name: video.title, url: seriesUrl },
+      video: videoObject(video, data.episode, config, `${video.title} ${episode.name}`, videoPath(video.id, data.episode)),
+    };
+  }
+  return {
+    "@context": context,
+    "@type": "TVSeries",
     name: video.title,
     description: video.description,
-    thumbnailUrl: [`${config.origin}/${video.coverImage}`],
-    uploadDate: `${video.year}-01-01`,
-    duration: isoDuration(video.duration),
-    contentUrl: config.origin + video.videoFile,
-    embedUrl: `${config.origin}/video/${video.id}`,
-    inLanguage: "zh-CN",
+    url: seriesUrl,
+    image: `${config.origin}/${video.coverImage}`,
     genre: video.category,
     keywords: video.tags.join(","),
-    aggregateRating: {
-      "@type": "AggregateRating",
-      ratingValue: video.rating,
-      bestRating: 10,
-      worstRating: 0,
-      ratingCount: data.ratingCount,
-    },
+    inLanguage: "zh-CN",
+    startDate: String(video.year),
+    numberOfEpisodes: video.totalEpisodes ?? episodeCount(video),
+    aggregateRating: aggregateRating(video, data),
+    episode: Array.from({ length: episodeCount(video) }, (_, i) => episodeOf(i + 1)),
+    trailer: videoObject(video, 1, config, `${video.title} ${episodeOf(1).name}`, videoPath(video.id, 1)),
   };
+}
+
+/**
+ * On /video/{id} of a series, the episode the visitor was watching last (browser storage, which
+ * holds the account's library when signed in) replaces episode 1. Returns that episode while the
+ * page moves there (null otherwise), so that episode 1 does not start playing meanwhile.
+ */
+function useResumeEpisode(data: VideoData): number | null {
+  const { library, ready } = useLibrary();
+  const navigate = useNavigate();
+  const page = useLocation().key; // each navigation decides anew
+  // Decided once per page, when the library first becomes known: later saves must not move the page.
+  const [decision, setDecision] = useState<{ page: string; to: number | null } | null>(null);
+  let current = decision !== null && decision.page === page ? decision : null;
+  if (ready && current === null) {
+    const last = isSeries(data.video) && !data.episodeInUrl ? lastEpisode(library, data.id) : data.episode;
+    current = { page, to: last !== data.episode ? last : null };
+    setDecision(current);
+  }
+  const resumeTo = current?.to ?? null;
+  useEffect(() => {
+    if (resumeTo !== null) void navigate(videoPath(data.id, resumeTo), { replace: true, preventScrollReset: true });
+  }, [resumeTo, data.id, navigate]);
+  return resumeTo;
 }
 
 export function VideoPage() {
   const data = useLoaderData<VideoData>();
   const { config } = useRootData();
-  const video = getVideo(data.id) as Video;
+  const { video, episode } = data;
+  const media = episodeMedia(video, episode) ?? { name: video.title, videoFile: video.videoFile, coverImage: `/${video.coverImage}`, duration: video.duration };
+  const series = isSeries(video);
+  const resumeTo = useResumeEpisode(data);
   const sidebar = data.related.slice(0, SIDEBAR_RELATED_COUNT);
   const more = data.related.slice(SIDEBAR_RELATED_COUNT);
-  const pageUrl = `${config.origin}/video/${video.id}`;
+  const path = canonicalVideoPath(data);
+  const pageUrl = config.origin + path;
+  const title = series && data.episodeInUrl ? `${video.title} ${media.name}` : video.title;
   return (
     <>
-      <PageMeta title={video.title} description={video.description} path={`/video/${video.id}`} image={`/${video.coverImage}`} type="video.movie" />
-      <meta property="og:video" content={config.origin + video.videoFile} />
+      <PageMeta
+        title={title}
+        description={video.description}
+        path={path}
+        image={media.coverImage}
+        type={series ? (data.episodeInUrl ? "video.episode" : "video.tv_show") : "video.movie"}
+      />
+      <meta property="og:video" content={config.origin + media.videoFile} />
       <meta property="og:video:type" content="video/mp4" />
       <meta property="og:video:width" content={String(COVER_WIDTH)} />
       <meta property="og:video:height" content={String(COVER_HEIGHT)} />
       <meta name="twitter:card" content="player" />
-      <meta name="twitter:title" content={video.title} />
+      <meta name="twitter:title" content={title} />
       <meta name="twitter:description" content={video.description} />
-      <meta name="twitter:image" content={`${config.origin}/${video.coverImage}`} />
+      <meta name="twitter:image" content={config.origin + media.coverImage} />
       <meta name="twitter:player" content={pageUrl} />
       <meta name="twitter:player:width" content={String(COVER_WIDTH)} />
       <meta name="twitter:player:height" content={String(COVER_HEIGHT)} />
@@ -62,14 +150,25 @@ export function VideoPage() {
 
       <div className="video-layout">
         <div className="video-main">
-          <VideoPlayer key={video.id} video={video} />
+          {resumeTo === null ? (
+            <PlayerIsland
+              key={`${video.id}/${episode}`}
+              video={video}
+              episode={episode}
+              endedPath={afterEnded(video, episode, data.nextVideoId)}
+              failedPath={videoPath(data.nextVideoId)}
+            />
+          ) : (
+            <div className="player" aria-busy="true" aria-label={`正在打开上次观看的第${resumeTo}集`} role="region" />
+          )}
           {/* The 弹幕 bar (shared/player/danmaku/Danmaku.tsx) is portalled here after hydration. */}
           <div id="danmaku-bar" className="danmaku-bar-slot" />
           <div className="video-info">
             <h1 className="video-title">{video.title}</h1>
+            {series ? <EpisodeNav video={video} episode={episode} /> : null}
             <p className="video-meta">
               <span>{video.year}</span>
-              <span>{video.duration}</span>
+              <span>{media.duration}</span>
               <span className="rating">★ {formatRating(video.rating)}</span>
               <span>{formatViews(data.views)}次播放</span>
               <span className="badge badge-free">免费观看</span>
@@ -89,6 +188,7 @@ export function VideoPage() {
                 </span>
               ))}
             </p>
+            {series ? <EpisodeList key={`${video.id}/${rangeIndexOf(episode)}`} video={video} episode={episode} /> : null}
             <h2 className="video-subtitle">剧情简介</h2>
             <p className="video-description">{video.description}</p>
           </div>

@@ -1,19 +1,20 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type SyntheticEvent } from "react";
 import { preload } from "react-dom";
-import { useNavigate } from "react-router";
-import { videos, type Video } from "../catalogue/index";
+import { useLocation, useNavigate } from "react-router";
+import type { Video } from "../catalogue/types";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
-import { randomInt } from "../random";
+import { danmakuRoomId, episodeMedia } from "../episodes";
 import { masterPlaylistPath, mediaNumberOf, storyboardPath, subtitlesPath } from "../stream/contract";
 import { playerConfig } from "./config";
 import { MAX_FAILURES, recordFailure, resetFailures } from "./failure-counter";
 import { PlayerControls } from "./PlayerControls";
 import { BigPlay, GestureHintView, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
-import { HLS_MIME, loadHls, pageEngine } from "./stream-engine";
+import { HLS_MIME, initialSource } from "./engine-choice";
 import { DanmakuMount } from "./danmaku/DanmakuMount";
 import { useAutoHideControls } from "./useAutoHideControls";
 import { useFullscreen } from "./useFullscreen";
 import { usePlaybackMemory } from "./usePlaybackMemory";
+import { usePlayBeacon } from "./usePlayBeacon";
 import { usePlaybackState } from "./usePlaybackState";
 import { usePlayerCommands } from "./usePlayerCommands";
 import { usePlayerKeyboard, type PlayerCommand } from "./usePlayerKeyboard";
@@ -22,27 +23,26 @@ import { useStream } from "./useStream";
 import { useSubtitles } from "./useSubtitles";
 import { useTouchGestures } from "./useTouchGestures";
 
-// Where hls.js will be needed, fetch it while the page hydrates rather than after the player mounts.
-if (typeof document !== "undefined" && pageEngine() === "hlsjs") void loadHls();
-
-/** A random video of the whole list other than `id`. */
-export function randomOtherVideo(id: string): Video {
-  const others = videos.filter((v) => v.id !== id);
-  return others[randomInt(0, others.length - 1)];
-}
-
 /**
- * The custom player of the detail page (spec §4). The server renders the <video> with its poster
- * and the master playlist as its source (browsers that play HLS start loading before hydration);
- * in the browser useStream picks the engine, usePlaybackMemory applies the stored preferences and
- * starts playback. Give it `key={video.id}` so every video gets a fresh player.
+ * The custom player of the detail page (spec §4; mounted through PlayerIsland.tsx). The server
+ * renders the <video autoplay muted> with its poster and the master playlist as its source: a
+ * browser that plays HLS loads and starts it (muted autoplay is always allowed) while the page's
+ * JavaScript is still on its way, and hydration takes over the element as it is — no new load.
+ * In the browser useStream binds the engine, usePlaybackMemory applies the stored preferences
+ * (volume, sound, speed) and starts playback (unmuted where the browser allows it, else muted with
+ * 点击开启声音). Give it a key per video and episode so every episode gets a fresh player.
+ * `episode` is 1 for single titles; when it ends the page goes to `endedPath` (the next episode,
+ * or the random next video), and a video that cannot play is replaced by `failedPath`.
  */
-export function VideoPlayer({ video }: { video: Video }) {
-  const n = mediaNumberOf(video.videoFile) ?? "0";
-  const poster = `/${video.coverImage}`;
+export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { video: Video; episode?: number; endedPath: string; failedPath: string }) {
+  const { videoFile, coverImage } = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}` };
+  const n = mediaNumberOf(videoFile) ?? "0";
+  const poster = coverImage;
   const master = masterPlaylistPath(n);
+  // What the server puts in the <video> (the ?engine= override of the benchmark and tests included).
+  const source = initialSource(new URLSearchParams(useLocation().search).get("engine"));
   preload(poster, { as: "image", fetchPriority: "high" });
-  preload(master, { as: "fetch", crossOrigin: "anonymous" });
+  if (source !== "mp4") preload(master, { as: "fetch", crossOrigin: "anonymous" });
 
   const videoRef = useRef<HTMLVideoElement>(null);
   const trackRef = useRef<HTMLTrackElement>(null);
@@ -57,25 +57,26 @@ export function VideoPlayer({ video }: { video: Video }) {
 
   // Playback starts once the stored preferences are applied and the element is bound to the stream.
   const [prefsApplied, setPrefsApplied] = useState(false);
-  const memory = usePlaybackMemory(videoRef, video.id, () => setPrefsApplied(true));
+  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true));
+  usePlayBeacon(videoRef, video.id);
   const { lib } = memory;
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
-  const stream = useStream(videoRef, master, video.videoFile, () => lib.prefs.quality);
+  const stream = useStream(videoRef, master, videoFile, () => lib.prefs.quality);
   const storyboard = useStoryboard(storyboardPath(n));
   const subtitleText = useSubtitles(trackRef, lib.ready && lib.prefs.subtitles);
   const fullscreen = useFullscreen(boxRef, videoRef);
 
-  const goToRandomVideo = (replace: boolean) => void navigate(`/video/${randomOtherVideo(video.id).id}`, { replace });
-
-  const onError = () => {
+  const onError = (event: SyntheticEvent<HTMLVideoElement>) => {
+    // React passes the error of a <source> up to the <video>: a stream's <source> is useStream's to handle.
+    if (event.target instanceof HTMLSourceElement && event.target.type === HLS_MIME) return;
     if (errorHandled.current) return;
     const error = videoRef.current?.error;
     if (stream.fallBack(error ? `(${error.code}) ${error.message}` : "媒体错误")) return;
-    console.error(`视频播放失败：${video.videoFile}`, error ? `(${error.code}) ${error.message}` : "");
+    console.error(`视频播放失败：${videoFile}`, error ? `(${error.code}) ${error.message}` : "");
     errorHandled.current = true;
     memory.freeze();
     if (recordFailure() >= MAX_FAILURES) setFailed(true);
-    else goToRandomVideo(true);
+    else void navigate(failedPath, { replace: true });
   };
 
   const retry = () => {
@@ -149,6 +150,8 @@ export function VideoPlayer({ video }: { video: Video }) {
         className="player-video"
         poster={poster}
         preload="auto"
+        autoPlay
+        muted
         playsInline
         width={COVER_WIDTH}
         height={COVER_HEIGHT}
@@ -166,14 +169,14 @@ export function VideoPlayer({ video }: { video: Video }) {
         }}
         onEnded={() => {
           memory.dismissResume();
-          goToRandomVideo(false);
+          void navigate(endedPath);
         }}
         onError={onError}
       >
-        <source src={master} type={HLS_MIME} />
+        {source === "hls" ? <source src={master} type={HLS_MIME} /> : source === "mp4" ? <source src={videoFile} type="video/mp4" /> : null}
         <track ref={trackRef} kind="captions" src={subtitlesPath(n)} srcLang="zh-CN" label="中文" />
       </video>
-      <DanmakuMount videoRef={videoRef} videoId={video.id} />
+      <DanmakuMount videoRef={videoRef} room={danmakuRoomId(video, episode)} />
       <SubtitleText text={subtitleText} />
       <GestureHintView hint={gestures.hint} />
       {lib.ready && !state.playing && !failed ? <BigPlay /> : null}

@@ -2,60 +2,10 @@ import type HlsType from "hls.js";
 import type { ErrorData, HlsConfig, Level as HlsLevel, LevelSwitchedData } from "hls.js";
 import type { QualityChoice } from "../library";
 import { playerConfig } from "./config";
+import { loadHls, type EngineKind } from "./engine-choice";
 import { levelForChoice, nearestHeight, startLevelIndex, type Level } from "./quality";
 
-/**
- * How a title's stream reaches the <video> element (docs/decisions/0020-hls-playback.md):
- * - "native": the browser plays HLS itself (Safari, iOS, and Chromium builds that answer
- *   canPlayType("application/vnd.apple.mpegurl")). The master playlist is the element's
- *   <source>, so the browser starts loading it before the page is hydrated; a manual 清晰度 plays
- *   that rendition's media playlist.
- * - "hlsjs": Media Source Extensions with hls.js, loaded on demand (never in the page's bundle).
- * - "progressive": neither: the progressive MP4.
- */
-export type EngineKind = "native" | "hlsjs" | "progressive";
-
-export interface EngineCapabilities {
-  /** canPlayType("application/vnd.apple.mpegurl") answered non-empty. */
-  nativeHls: boolean;
-  /** MediaSource (or Safari's ManagedMediaSource) exists. */
-  mse: boolean;
-}
-
-/** `?engine=native|hlsjs|progressive` on the page URL forces a path (benchmark and tests). */
-export function chooseEngine(caps: EngineCapabilities, forced?: string | null): EngineKind {
-  if (forced === "native" && caps.nativeHls) return "native";
-  if (forced === "hlsjs" && caps.mse) return "hlsjs";
-  if (forced === "progressive") return "progressive";
-  if (caps.nativeHls) return "native";
-  if (caps.mse) return "hlsjs";
-  return "progressive";
-}
-
-export const HLS_MIME = "application/vnd.apple.mpegurl";
-
-/** What the browser can do (call in the browser only). */
-export function browserCapabilities(): EngineCapabilities {
-  const probe = document.createElement("video");
-  const w = window as unknown as { MediaSource?: unknown; ManagedMediaSource?: unknown };
-  return { nativeHls: probe.canPlayType(HLS_MIME) !== "", mse: typeof w.MediaSource === "function" || typeof w.ManagedMediaSource === "function" };
-}
-
-let decided: EngineKind | null = null;
-
-/** The engine this page uses (capabilities + the ?engine= override), decided once per page load. Browser only. */
-export function pageEngine(): EngineKind {
-  decided ??= chooseEngine(browserCapabilities(), new URLSearchParams(location.search).get("engine"));
-  return decided;
-}
-
-let hlsModule: Promise<typeof HlsType> | null = null;
-
-/** hls.js (the light build: no EME, no alternate audio; subtitles are rendered by the player). Loaded once. */
-export function loadHls(): Promise<typeof HlsType> {
-  hlsModule ??= import("hls.js/light").then((m) => m.default);
-  return hlsModule;
-}
+/** The engines that bind a title's stream to the <video> element (engine-choice.ts decides which one). */
 
 export interface EngineEvents {
   /** The renditions (lowest first) once the master playlist is read. */

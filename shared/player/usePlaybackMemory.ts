@@ -5,9 +5,11 @@ import { playerConfig } from "./config";
 /**
  * What the player remembers: the watch position (saved every few seconds of playback, on pause,
  * on leaving the page and on unmount), the 从 m:ss 继续播放 offer, and the stored preferences,
- * which are applied once known — then `onReady` starts playback.
+ * which are applied once known — then `onReady` starts playback. Each episode of a series has its
+ * own position (`episode`, 1 for single titles). While the offer stands, playing from the start
+ * does not overwrite the saved position; dismissing it (or letting it time out) does.
  */
-export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, id: string, onReady: () => void) {
+export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, id: string, episode: number, onReady: () => void) {
   const lib = useLibrary();
   const libRef = useRef(lib);
   const onReadyRef = useRef(onReady);
@@ -16,6 +18,11 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
     onReadyRef.current = onReady;
   });
   const [resumeAt, setResumeAt] = useState<number | null>(null);
+  /** The offered position while the offer stands (read by `save`). */
+  const offered = useRef<number | null>(null);
+  useEffect(() => {
+    offered.current = resumeAt;
+  }, [resumeAt]);
   const started = useRef(false);
   const lastSaved = useRef(0);
   /** Set when the player gives up on this video: its position is not worth keeping. */
@@ -25,8 +32,11 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
     const v = videoRef.current;
     if (!v || frozen.current || !(v.duration > 0) || !(v.currentTime > 0)) return;
     lastSaved.current = v.currentTime;
-    libRef.current.savePosition(id, v.currentTime, v.duration);
-  }, [videoRef, id]);
+    // While 从 m:ss 继续播放 is offered, the autoplay from the start must not overwrite the
+    // saved position: leaving after a few seconds keeps it (and the title moves to the front).
+    const position = offered.current !== null && v.currentTime < offered.current ? offered.current : v.currentTime;
+    libRef.current.savePosition(id, position, v.duration, episode);
+  }, [videoRef, id, episode]);
 
   useEffect(() => {
     const v = videoRef.current;
@@ -60,9 +70,9 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
     v.muted = lib.prefs.muted;
     v.defaultPlaybackRate = lib.prefs.rate;
     v.playbackRate = lib.prefs.rate;
-    setResumeAt(resumePosition(lib.library, id));
+    setResumeAt(resumePosition(lib.library, id, episode));
     onReadyRef.current();
-  }, [videoRef, lib.ready, lib.prefs, lib.library, id]);
+  }, [videoRef, lib.ready, lib.prefs, lib.library, id, episode]);
 
   useEffect(() => {
     if (resumeAt === null) return;

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import type { QualityChoice } from "../library";
 import type { Level } from "./quality";
-import { pageEngine, startEngine, switchSource, type EngineKind, type StreamEngine } from "./stream-engine";
+import { pageEngine, type EngineKind } from "./engine-choice";
+import { startEngine, switchSource, type StreamEngine } from "./stream-engine";
 
 export interface StreamState {
   /** Engine in use; null before hydration. */
@@ -61,14 +62,16 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
     const chosen = detected;
     if (!video || !chosen) return;
     if (chosen === "progressive") {
-      // Neither native HLS nor MSE: the MP4 from the start (`attached` below is true for it).
+      // Neither native HLS nor MSE: the MP4 from the start (`attached` below is true for it); the
+      // server may already have put it in the element (?engine=progressive), then it stays as it is.
       fellBack.current = true;
-      switchSource(video, mp4);
+      if (new URL(video.currentSrc || location.href, location.href).pathname !== mp4) switchSource(video, mp4);
       return;
     }
-    // A <source> that fails to load (no playlist, unplayable) fires its error on the <source> element.
+    // A <source> that fails to load (no playlist, unplayable) fires its error on the <source> element;
+    // once the player has set the element's own src (a 清晰度 choice, the MP4) the <source> is out of play.
     const onSourceError = (event: Event) => {
-      if (event.target instanceof HTMLSourceElement) fallBack("播放列表无法加载");
+      if (event.target instanceof HTMLSourceElement && !video.hasAttribute("src")) fallBack("播放列表无法加载");
     };
     video.addEventListener("error", onSourceError, true);
     engine.current = startEngine(chosen, video, master, initialChoice(), {

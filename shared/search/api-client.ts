@@ -1,14 +1,10 @@
-import type { SearchRunner } from "../loaders";
-import type { SearchResult, SuggestResponse } from "./query";
+import type { SuggestResponse } from "./query";
 
 async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { signal, headers: { Accept: "application/json" } });
   if (!res.ok) throw new Error(`搜索失败（${res.status}）`);
   return await res.json();
 }
-
-/** The search page after hydration: the worker ranks (it holds the tables the browser does not load). */
-export const fetchSearch: SearchRunner = (params, signal) => getJson<SearchResult>(`/api/search?${params.toString()}`, signal);
 
 /** Suggestions for the header box (cached per page view as well as at the edge). */
 export function fetchSuggestions(q: string, signal?: AbortSignal): Promise<SuggestResponse> {

@@ -17,7 +17,16 @@ export * from "./query";
 /** 热门搜索 and 热门推荐: how many. */
 export const HOT_COUNT = 8;
 
-export function sortSearchResults(videos: readonly Video[], sort: SearchSort): Video[] {
+/** What sorting and filtering search results needs of a title. */
+export interface SearchItem {
+  id: string;
+  title: string;
+  year: number;
+  rating: number;
+  category: readonly string[];
+}
+
+export function sortSearchResults<T extends SearchItem>(videos: readonly T[], sort: SearchSort): T[] {
   const copy = videos.slice();
   switch (sort) {
     case "relevance":
@@ -32,10 +41,49 @@ export function sortSearchResults(videos: readonly Video[], sort: SearchSort): V
 }
 
 /** Categories present in the matches, most frequent first: the options of the category filter. */
-export function resultCategories(videos: readonly Video[]): string[] {
+export function resultCategories(videos: ReadonlyArray<Pick<SearchItem, "category">>): string[] {
   const counts = new Map<string, number>();
   for (const v of videos) for (const c of v.category) counts.set(c, (counts.get(c) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || compareTitles(a[0], b[0])).map(([c]) => c);
+}
+
+/** A ranked match: the title and the marks of its matched runs. */
+export interface RankedItem<T extends SearchItem = SearchItem> {
+  video: T;
+  marks: Mark[];
+}
+
+/**
+ * One page of search results from the ranked matches (best first, catalogue order on ties):
+ * category filter, sort, page and marks. `recommended` gives 热门推荐 when nothing matched.
+ */
+export function searchResultPage(params: URLSearchParams, q: string, matches: readonly RankedItem[], recommended: () => string[]): SearchResult {
+  const sortRaw = params.get("sort");
+  const sort: SearchSort = isSearchSort(sortRaw) ? sortRaw : "relevance";
+  const marks = new Map(matches.map((m) => [m.video.id, m.marks]));
+  const matched = matches.map((m) => m.video);
+  const categories = resultCategories(matched);
+  const categoryRaw = params.get("category");
+  const category = categoryRaw !== null && categories.includes(categoryRaw) ? categoryRaw : null;
+  const filtered = category === null ? matched : matched.filter((v) => v.category.includes(category));
+  const sorted = sortSearchResults(filtered, sort);
+  const pages = pageCount(sorted.length);
+  const page = parsePage(params.get("page"), pages);
+  const ids = pageSlice(sorted, page).map((v) => v.id);
+  const pageMarks: Record<string, Mark[]> = {};
+  for (const id of ids) {
+    const m = marks.get(id);
+    if (m && m.length > 0) pageMarks[id] = m;
+  }
+  return {
+    state: { q, category, sort, page },
+    categories,
+    total: sorted.length,
+    pageCount: pages,
+    ids,
+    marks: pageMarks,
+    recommended: q && sorted.length === 0 ? recommended() : [],
+  };
 }
 
 /** Build-time pinyin of each title, by video id: syllables separated by spaces. */
@@ -47,12 +95,17 @@ function nameField(text: string, pinyin: string | undefined, map?: CharMap): Nam
   return { folded, syllables: syllables && syllables.length === folded.chars.length ? syllables : null };
 }
 
-/** One catalogue entry as the search sees it. */
-export function searchDoc(video: Video, pinyin: string | undefined, map?: CharMap): SearchDoc {
+/** The names of a title that search matches at tier 5: aliases, directors, actors (in this order). */
+export function titleNames(video: Video): string[] {
+  return [...(video.aliases ?? []), ...(video.directors ?? []), ...(video.actors ?? [])];
+}
+
+/** One catalogue entry as the search sees it; `namesPinyin[i]` is the pinyin of `titleNames(video)[i]` when known. */
+export function searchDoc(video: Video, pinyin: string | undefined, map?: CharMap, namesPinyin: readonly string[] = []): SearchDoc {
   return {
     id: video.id,
     title: nameField(video.title, pinyin, map),
-    names: [],
+    names: titleNames(video).map((n, i) => nameField(n, namesPinyin[i], map)),
     labels: [...video.tags, ...video.category].map((l) => fold(l, map)),
     description: fold(video.description, map),
   };
@@ -71,9 +124,14 @@ export interface SearchEngine {
  * A search engine over a catalogue. The index is built on first use (once per
  * isolate in the worker), never per request.
  */
-export function createSearchEngine(catalogue: readonly Video[], keys: PinyinKeys, map?: CharMap): SearchEngine {
+export function createSearchEngine(
+  catalogue: readonly Video[],
+  keys: PinyinKeys,
+  map?: CharMap,
+  namesPinyin: Readonly<Record<string, readonly string[]>> = {},
+): SearchEngine {
   let docs: SearchDoc[] | null = null;
-  const index = () => (docs ??= catalogue.map((v) => searchDoc(v, keys[v.id], map)));
+  const index = () => (docs ??= catalogue.map((v) => searchDoc(v, keys[v.id], map, namesPinyin[v.id])));
   const byId = new Map(catalogue.map((v, i) => [v.id, i]));
 
   const ranked = (q: string) => {
@@ -94,33 +152,7 @@ export function createSearchEngine(catalogue: readonly Video[], keys: PinyinKeys
     hot,
     run(params) {
       const q = normaliseQuery(params.get("q"));
-      const sortRaw = params.get("sort");
-      const sort: SearchSort = isSearchSort(sortRaw) ? sortRaw : "relevance";
-      const matches = q ? ranked(q) : [];
-      const marks = new Map(matches.map((m) => [m.video.id, m.marks]));
-      const matched = matches.map((m) => m.video);
-      const categories = resultCategories(matched);
-      const categoryRaw = params.get("category");
-      const category = categoryRaw !== null && categories.includes(categoryRaw) ? categoryRaw : null;
-      const filtered = category === null ? matched : matched.filter((v) => v.category.includes(category));
-      const sorted = sortSearchResults(filtered, sort);
-      const pages = pageCount(sorted.length);
-      const page = parsePage(params.get("page"), pages);
-      const ids = pageSlice(sorted, page).map((v) => v.id);
-      const pageMarks: Record<string, Mark[]> = {};
-      for (const id of ids) {
-        const m = marks.get(id);
-        if (m && m.length > 0) pageMarks[id] = m;
-      }
-      return {
-        state: { q, category, sort, page },
-        categories,
-        total: sorted.length,
-        pageCount: pages,
-        ids,
-        marks: pageMarks,
-        recommended: q && sorted.length === 0 ? hot().map((v) => v.id) : [],
-      };
+      return searchResultPage(params, q, q ? ranked(q) : [], () => hot().map((v) => v.id));
     },
     suggest(raw) {
       const q = normaliseQuery(raw);

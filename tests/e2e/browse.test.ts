@@ -28,7 +28,11 @@ describe("browsing the catalogue in Chromium", () => {
   it("home shows hero, tiles with counts and the three sections, without console errors", async () => {
     const { context, page, log } = await open("/");
     await expect(page.title()).resolves.toBe("免费高清影视在线观看 - 影视站");
-    expect(await page.locator(".hero-actions a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).toEqual(["/category/电影", "/category/电视剧"]);
+    expect(await page.locator(".hero-actions a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).toEqual([
+      "/category/电影",
+      "/category/电视剧",
+      "/ranking",
+    ]);
     const tiles = await page.locator(".category-tile").allInnerTexts();
     expect(tiles).toHaveLength(4);
     for (const tile of tiles) expect(tile).toMatch(/\d+ 部作品/);

@@ -56,9 +56,17 @@ export async function newPage(context: BrowserContext): Promise<{ page: Page; lo
   return { page, log };
 }
 
-/** Waits until React has hydrated the document (the entry marks <html> when done). */
+/**
+ * Waits until React has hydrated the document (the entry marks <html> when done) and, on a detail
+ * page, the player too: it is a lazy island that hydrates once its own chunk is there (it then
+ * marks .player with the engine it uses).
+ */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 15_000 });
+  await page.waitForFunction(
+    () => document.documentElement.dataset.hydrated === "true" && (!document.querySelector(".player") || !!document.querySelector(".player[data-engine]")),
+    undefined,
+    { timeout: 15_000 },
+  );
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, newPage, waitForHydration } from "./browser";
+import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, waitForHydration } from "./browser";
 
 /**
  * 弹幕 in Chromium against `wrangler dev`: two signed-in viewers of one video (one posts, the
@@ -49,7 +49,7 @@ async function openVideo(context: BrowserContext): Promise<{ page: Page; errors:
   await waitForHydration(page);
   await hello;
   await page.locator(".danmaku-bar").waitFor();
-  // The local clips last 20 s and the player moves on to another video at the end: stay on this one.
+  // The local clips last a few seconds and the player moves on to another video at the end: stay on this one.
   await page.evaluate(() => {
     (document.querySelector("video") as HTMLVideoElement).loop = true;
   });
@@ -122,6 +122,57 @@ describe("弹幕", () => {
     for (const p of [pa, pb, pc]) expect(p.errors()).toEqual([]);
     await Promise.all([a.close(), b.close(), anon.close()]);
   });
+
+  for (const device of ["desktop", "phone"] as const)
+    it(`in fullscreen on a ${device}, a compact bar over the video sends comments without covering the controls`, async () => {
+      const context =
+        device === "desktop"
+          ? await newContext()
+          : await browser.newContext({
+              viewport: PHONE,
+              isMobile: true,
+              hasTouch: true,
+              locale: "zh-CN",
+              extraHTTPHeaders: { "CF-Connecting-IP": uniqueIp() },
+            });
+      await signUp(context, `dm-fs-${device}`);
+      const { page, errors } = await openVideo(context);
+      // Paused, the player keeps its controls shown (playing, they hide and the bar with them).
+      await page.evaluate(() => (document.querySelector("video") as HTMLVideoElement).pause());
+      await page.getByRole("button", { name: "全屏", exact: true }).click();
+      await page.waitForFunction(() => document.fullscreenElement?.classList.contains("player") === true);
+      const input = page.getByRole("textbox", { name: "弹幕内容" });
+      await expect.poll(() => input.evaluate((el) => el.closest(".player") === document.fullscreenElement)).toBe(true);
+      const boxes = await page.evaluate(() => {
+        const rect = (selector: string) => (document.querySelector(selector) as HTMLElement).getBoundingClientRect();
+        const controls = document.querySelector(".player-controls") as HTMLElement;
+        return {
+          bar: rect(".danmaku-bar-fullscreen").toJSON() as DOMRect,
+          layerBottom: rect(".danmaku-layer").bottom,
+          controlsTop: controls.getBoundingClientRect().top + parseFloat(getComputedStyle(controls).paddingTop),
+          screen: { width: innerWidth, height: innerHeight },
+        };
+      });
+      // Inside the screen, above the seek bar and buttons, below the comments.
+      expect(boxes.bar.left).toBeGreaterThanOrEqual(0);
+      expect(boxes.bar.right).toBeLessThanOrEqual(boxes.screen.width);
+      expect(boxes.bar.bottom).toBeLessThanOrEqual(boxes.controlsTop + 1);
+      expect(boxes.layerBottom).toBeLessThanOrEqual(boxes.bar.top + 1);
+      const text = `全屏发送${device}${runTag}`;
+      await input.fill(text);
+      await input.press("Enter");
+      await itemWithText(page, text).waitFor({ state: "attached", timeout: 2000 });
+      expect(await input.inputValue()).toBe("");
+      // Typing in the bar is not a player shortcut (F would leave fullscreen, Space would play).
+      await input.fill("f k");
+      expect(await page.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+      expect(await page.evaluate(() => (document.querySelector("video") as HTMLVideoElement).paused)).toBe(true);
+      // Leaving fullscreen puts the full bar back under the player.
+      await page.evaluate(() => document.exitFullscreen());
+      await expect.poll(() => input.evaluate((el) => el.closest("#danmaku-bar") !== null)).toBe(true);
+      expect(errors()).toEqual([]);
+      await context.close();
+    });
 
   it("remembers the settings across a reload", async () => {
     const context = await newContext();

@@ -28,6 +28,7 @@ const ROUTES = [
   "/latest",
   "/top-rated",
   "/video/video_001",
+  "/video/video_003/2",
   "/video/video_999",
   "/search?q=爱",
   "/search?q=zzzz",

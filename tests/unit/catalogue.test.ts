@@ -1,6 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { MAIN_CATEGORIES, categoryDisplayName, getVideo, normaliseMediaPath, videoNumber, videos, type Video } from "../../shared/catalogue/index";
-import { rawVideos } from "../../shared/catalogue/videos";
+import { MAIN_CATEGORIES, categoryDisplayName, getVideo, normaliseMediaPath, rawVideos, videoNumber, videos, type Video } from "../../shared/catalogue/index";
 
 const SUB_TYPES = ["网络剧", "短剧", "微电影", "动画"] as const;
 const CJK = /\p{Script=Han}/u;

@@ -8,7 +8,9 @@ import {
   normaliseColor,
   parseWordList,
   rateCheck,
-  roomName,
+  MAX_EPISODE,
+  parseRoomKey,
+  roomKey,
   toDplayerItem,
   WINDOW_MAX,
   WINDOW_MS,
@@ -76,9 +78,35 @@ describe("DPlayer mapping and rooms", () => {
     expect(normaliseColor("#FFD302")).toBe("#ffd302");
     expect(toDplayerItem({ id: 1, time: 1.5, text: "t", mode: "top", color: "#00cd00", author: "u", created: 0 })).toEqual([1.5, 1, 0x00cd00, "u", "t"]);
   });
-  it("names a room per video, and per episode once episodes exist", () => {
-    expect(roomName("video_001")).toBe("video_001");
-    expect(roomName("video_001", 2)).toBe("video_001:2");
+  it("keys a room per episode: the video id for episode 1, {videoId}~{n} after, and reads keys back", () => {
+    expect(roomKey("video_001")).toBe("video_001");
+    expect(roomKey("video_001", 1)).toBe("video_001");
+    expect(roomKey("video_001", 12)).toBe("video_001~12");
+    expect(encodeURIComponent(roomKey("video_001", 12))).toBe("video_001~12");
+    expect(parseRoomKey("video_001")).toEqual({ videoId: "video_001", episode: 1 });
+    expect(parseRoomKey("video_001~1")).toEqual({ videoId: "video_001", episode: 1 });
+    expect(parseRoomKey("video_001~9999")).toEqual({ videoId: "video_001", episode: 9999 });
+    for (const bad of [
+      "",
+      "video_001~",
+      "video_001~0",
+      "video_001~01",
+      "video_001~10000",
+      "video_001~1.5",
+      "video_001~-2",
+      "video_001~2~3",
+      "~2",
+      "video 001",
+      "video_001:2",
+      "../x",
+      "a".repeat(65),
+    ])
+      expect(parseRoomKey(bad), bad).toBeNull();
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), fc.integer({ min: 1, max: MAX_EPISODE }), (videoId, episode) => {
+        expect(parseRoomKey(roomKey(videoId, episode))).toEqual({ videoId, episode });
+      }),
+    );
   });
 });
 

@@ -2,7 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { videos } from "../../shared/catalogue/index";
 import {
+  continueWatching,
   DEFAULT_PREFS,
+  lastEpisode,
   EMPTY_LIBRARY,
   HISTORY_LIMIT,
   PLAYBACK_RATES,
@@ -143,15 +145,19 @@ describe("parseLibrary", () => {
     }
   });
 
-  it("drops unknown ids, non-strings and duplicates from favourites", () => {
-    expect(parseLibrary({ favourites: ["video_001", "video_999", 7, null, "video_001", "video_002"] }).favourites).toEqual(["video_001", "video_002"]);
+  it("drops malformed ids, non-strings and duplicates from favourites (the catalogue is not in the browser: pages show the titles it still has)", () => {
+    expect(parseLibrary({ favourites: ["video_001", "video_999", "../video_001", "video_1", 7, null, "video_001", "video_002"] }).favourites).toEqual([
+      "video_001",
+      "video_999",
+      "video_002",
+    ]);
   });
 
   it("drops bad history entries and keeps the newest of duplicates, sorted newest first", () => {
     const parsed = parseLibrary({
       history: [
         entry("video_001", 10),
-        entry("video_999", 20),
+        entry("video-999", 20),
         { id: "video_002", position: "3", duration: 100, updatedAt: 5 },
         { id: "video_003", position: Number.NaN, duration: 100, updatedAt: 5 },
         { id: "video_004", position: -1, duration: 100, updatedAt: 5 },
@@ -234,5 +240,83 @@ describe("parsePrefs", () => {
         expect(PLAYBACK_RATES).toContain(p.rate);
       }),
     );
+  });
+});
+
+describe("series: a position per episode", () => {
+  // video_003 has 6 episodes, video_001 is a film.
+  it("each episode keeps its own position, and the title's last watched episode is the newest save", () => {
+    let l = recordPosition(EMPTY_LIBRARY, "video_003", 30, 100, 1, 1);
+    l = recordPosition(l, "video_003", 42, 100, 2, 3);
+    l = recordPosition(l, "video_003", 12, 100, 3, 2);
+    expect(resumePosition(l, "video_003", 1)).toBe(30);
+    expect(resumePosition(l, "video_003", 3)).toBe(42);
+    expect(resumePosition(l, "video_003", 2)).toBe(12);
+    expect(resumePosition(l, "video_003", 4)).toBeNull();
+    expect(lastEpisode(l, "video_003")).toBe(2);
+    expect(lastEpisode(l, "video_001")).toBe(1);
+    // Saving an episode again replaces its entry; episode 1 is stored without an episode field.
+    l = recordPosition(l, "video_003", 50, 100, 4, 3);
+    expect(l.history.map((h) => [h.episode ?? 1, h.position])).toEqual([
+      [3, 50],
+      [2, 12],
+      [1, 30],
+    ]);
+    expect("episode" in l.history[2]).toBe(false);
+    expect(lastEpisode(l, "video_003")).toBe(3);
+  });
+
+  it("stored episodes are whole numbers from 1 (the worker drops those the catalogue lacks); old entries without one are episode 1", () => {
+    const parsed = parseLibrary({
+      favourites: [],
+      history: [
+        { id: "video_003", episode: 6, position: 10, duration: 100, updatedAt: 5 },
+        { id: "video_003", episode: 7, position: 10, duration: 100, updatedAt: 4 },
+        { id: "video_003", episode: 0, position: 10, duration: 100, updatedAt: 3 },
+        { id: "video_003", episode: "2", position: 10, duration: 100, updatedAt: 3 },
+        { id: "video_001", episode: 2, position: 10, duration: 100, updatedAt: 2 },
+        { id: "video_003", position: 20, duration: 100, updatedAt: 1 },
+        { id: "video_003", episode: 1, position: 25, duration: 100, updatedAt: 0 },
+      ],
+    });
+    expect(parsed.history).toEqual([
+      { id: "video_003", episode: 6, position: 10, duration: 100, updatedAt: 5 },
+      { id: "video_003", episode: 7, position: 10, duration: 100, updatedAt: 4 },
+      { id: "video_001", episode: 2, position: 10, duration: 100, updatedAt: 2 },
+      { id: "video_003", position: 20, duration: 100, updatedAt: 1 },
+    ]);
+  });
+
+  it("merging keeps the newest save of each episode", () => {
+    const a = lib([], [{ id: "video_003", episode: 2, position: 10, duration: 100, updatedAt: 5 }, entry("video_003", 1)]);
+    const b = lib([], [{ id: "video_003", episode: 2, position: 60, duration: 100, updatedAt: 9 }, entry("video_003", 3, 70)]);
+    expect(mergeLibraries(a, b).history).toEqual([{ id: "video_003", episode: 2, position: 60, duration: 100, updatedAt: 9 }, entry("video_003", 3, 70)]);
+  });
+
+  /** Episodes present per title, from the catalogue file (the page gets them from the worker's cards). */
+  const episodesOf = (id: string) => {
+    const video = videos.find((v) => v.id === id);
+    return video ? (video.episodes?.length ?? 1) : undefined;
+  };
+
+  it("继续观看: per title the last episode with its position; a finished episode gives way to the next; finished films and last episodes are left out", () => {
+    const l = lib(
+      [],
+      [
+        { id: "video_003", episode: 2, position: 40, duration: 100, updatedAt: 9 },
+        { id: "video_003", episode: 1, position: 99, duration: 100, updatedAt: 8 },
+        { id: "video_007", episode: 4, position: 98, duration: 100, updatedAt: 7 },
+        entry("video_001", 6, 99, 100),
+        { id: "video_012", episode: 4, position: 99, duration: 100, updatedAt: 5 },
+        entry("video_002", 4, 30, 100),
+      ],
+    );
+    expect(continueWatching(l, 10, episodesOf)).toEqual([
+      { id: "video_003", episode: 2, position: 40, duration: 100 },
+      { id: "video_007", episode: 5, position: 0, duration: 0 },
+      { id: "video_002", episode: 1, position: 30, duration: 100 },
+    ]);
+    expect(continueWatching(l, 1, episodesOf)).toHaveLength(1);
+    expect(continueWatching(EMPTY_LIBRARY, 6, episodesOf)).toEqual([]);
   });
 });

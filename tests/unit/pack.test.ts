@@ -8,7 +8,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseStreamPath, streamNames } from "../../shared/stream/contract";
+import { normaliseMediaPath, videos } from "../../shared/catalogue";
+import { mediaNumberOf, parseStreamPath, streamNames } from "../../shared/stream/contract";
 import { parseMasterPlaylist, parseMediaPlaylist, type MasterPlaylist } from "../../shared/stream/hls";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import { parseVtt } from "../../shared/stream/webvtt";
@@ -16,7 +17,7 @@ import { childBoxes, firstVideoTime, movieDuration } from "../../scripts/media/m
 import { pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
 import { placeholderSource } from "../../scripts/media/placeholder";
 import { uploadsOf } from "../../scripts/media/seed";
-import { catalogueTitles, titleMediaOptions } from "../../scripts/media/titles";
+import { catalogueMedia, titleMediaOptions } from "../../scripts/media/titles";
 import { STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
 
 const SECONDS = 4;
@@ -157,7 +158,9 @@ describe("seeding and settings", () => {
   });
 
   it("reads sizes from MEDIA_* variables and refuses bad ones", () => {
-    expect(titleMediaOptions({})).toMatchObject({ seconds: 20, height: 720, fps: 24, titles: 50, jobs: 2 });
+    expect(titleMediaOptions({})).toMatchObject({ seconds: 12, height: 720, fps: 24, titles: 50, jobs: 2, episode: { seconds: 6, height: 360 } });
+    expect(titleMediaOptions({ MEDIA_EPISODE_SECONDS: "8", MEDIA_EPISODE_HEIGHT: "270" })).toMatchObject({ episode: { seconds: 8, height: 270 } });
+    expect(() => titleMediaOptions({ MEDIA_EPISODE_HEIGHT: "361" })).toThrow(/MEDIA_EPISODE_HEIGHT/);
     expect(titleMediaOptions({ MEDIA_SECONDS: "60", MEDIA_HEIGHT: "1080", MEDIA_TITLES: "3" })).toMatchObject({ seconds: 60, height: 1080, titles: 3 });
     expect(() => titleMediaOptions({ MEDIA_SECONDS: "abc" })).toThrow(/MEDIA_SECONDS/);
     expect(() => titleMediaOptions({ MEDIA_HEIGHT: "721" })).toThrow(/MEDIA_HEIGHT/);
@@ -165,8 +168,34 @@ describe("seeding and settings", () => {
   });
 
   it("subtitles every catalogue title with its own name and description", () => {
-    const titles = catalogueTitles(50);
+    const titles = catalogueMedia(50).filter((t) => t.episode === 1);
     expect(titles.map((t) => t.n)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(titles[0].lines[0]).toBe("「雾港来信」");
+  });
+
+  it("draws an episode's label (digits and a dash) instead of its media number, and refuses other labels", () => {
+    const options = { seconds: 6, height: 360, fps: 24 };
+    const plain = placeholderSource(10302, options);
+    const labelled = placeholderSource(10302, { ...options, label: "3-2" });
+    expect(labelled.identity).not.toBe(plain.identity);
+    // "3-2" is 3 glyphs: fewer segment boxes than the 5 digits of 10302.
+    const boxes = (s: string) => s.split("drawbox").length;
+    expect(boxes(labelled.identity)).toBeLessThan(boxes(plain.identity));
+    expect(placeholderSource(7, { ...options, label: "7" }).identity).toBe(placeholderSource(7, options).identity);
+    expect(() => placeholderSource(1, { ...options, label: "第2集" })).toThrow(/digits/);
+  });
+
+  it("packs every episode the catalogue references, labelled title-episode, and MEDIA_TITLES limits titles with their episodes", () => {
+    const all = catalogueMedia(50);
+    const referenced = videos
+      .flatMap((v) => [v.videoFile, ...(v.episodes ?? []).map((e) => e.videoFile)])
+      .map((f) => Number(mediaNumberOf(normaliseMediaPath(f))));
+    expect(all.map((t) => t.n).sort((a, b) => a - b)).toEqual([...new Set(referenced)].sort((a, b) => a - b));
+    const second = all.find((t) => t.n === 10302)!;
+    expect(second).toMatchObject({ id: "video_003", episode: 2, label: "3-2" });
+    expect(second.lines[0]).toBe("「槐树巷的春天 第2集」");
+    expect(all.find((t) => t.n === 3)).toMatchObject({ episode: 1, label: "3" });
+    // Title 3 is a series of 6: the first three titles bring 3 + 5 media numbers.
+    expect(catalogueMedia(3).map((t) => t.n)).toEqual([1, 2, 3, 10302, 10303, 10304, 10305, 10306]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseEngine } from "../../shared/player/stream-engine";
+import { chooseEngine } from "../../shared/player/engine-choice";
 import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, startLevelIndex, type Level } from "../../shared/player/quality";
 
 const level = (height: number, bandwidth: number): Level => ({ height, bandwidth, url: `/stream/1/${height}p.m3u8` });

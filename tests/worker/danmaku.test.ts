@@ -5,7 +5,7 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_COMMENTS_PER_ROOM, type DanmakuComment, type ServerMessage } from "../../shared/danmaku/model";
+import { MAX_COMMENTS_PER_ROOM, type DanmakuComment, type DanmakuDraft, type ServerMessage } from "../../shared/danmaku/model";
 import { call, signUp, type Jar } from "./helpers/visitor";
 
 const BASE = "https://yingshi.test";
@@ -25,6 +25,8 @@ interface WindowBody {
 interface ErrorBody {
   error: { message: string };
 }
+/** A checked comment, stored straight into a room (no rate limit). */
+const draft = (time: number, text: string): DanmakuDraft => ({ time, text, mode: "scroll", color: "#ffffff" });
 let videoSeq = 0;
 /** A video nobody else in this file uses (each test its own room and cache entries). */
 const freshVideo = () => `video_0${String(10 + ++videoSeq).padStart(2, "0")}`;
@@ -188,20 +190,74 @@ describe("posting and reading", () => {
     expect((await postV3((await signUp("dm-rate2")).jar, { id: video, time: 2, text: "别人的" })).status).toBe(200);
   });
 
+  it("counts a user's comments in all rooms together: a post in a second room, or over its socket, is refused", async () => {
+    const [a, b] = [freshVideo(), freshVideo()];
+    // Episode rooms of two series (video_007 has 12 episodes, video_036 five).
+    const [episodeA, episodeB] = ["video_007~2", "video_036~3"];
+    const { jar } = await signUp("dm-rate-rooms");
+    expect((await postV3(jar, { id: a, time: 1, text: "第一个房间" })).status).toBe(200);
+    const other = await postV3(jar, { id: b, time: 1, text: "换个房间刷屏" });
+    expect(other.status).toBe(429);
+    expect((await other.json<V3Answer>()).msg).toBe("发送太频繁，请稍后再试");
+    // An episode's room is another room, and the socket another way in: the same limit.
+    expect((await postV3(jar, { id: episodeA, time: 1, text: "第二集" })).status).toBe(429);
+    const socket = await openSocket(episodeB, { jar });
+    expect(await socket.next(isType("hello"))).toMatchObject({ canPost: true });
+    socket.send({ type: "post", nonce: "r", time: 1, text: "从套接字刷屏" });
+    expect(await socket.next(isType("error"))).toMatchObject({ nonce: "r", code: "tooFast", message: "发送太频繁，请稍后再试" });
+    socket.ws.close();
+    // Nothing of it was stored.
+    for (const room of [b, episodeA, episodeB]) expect((await (await call("GET", `/api/danmaku/${room}`)).json<WindowBody>()).comments).toEqual([]);
+  });
+
+  it("keeps 30 per 10 minutes per user across rooms, however the posts are spread", async () => {
+    const { jar } = await signUp("dm-rate-window");
+    const id = await userId(jar);
+    const limiter = env.DANMAKU_LIMIT.get(env.DANMAKU_LIMIT.idFromName(id));
+    // 29 posts recorded 3 s apart in the last 10 minutes (as if in many rooms): one more is allowed, then none.
+    await runInDurableObject(limiter, (_, state) => {
+      const now = Date.now();
+      for (let i = 0; i < 29; i++) state.storage.sql.exec("INSERT INTO posts (at) VALUES (?)", now - 100_000 - i * 3000);
+    });
+    expect((await postV3(jar, { id: freshVideo(), time: 1, text: "第三十条" })).status).toBe(200);
+    await runInDurableObject(limiter, (_, state) => state.storage.sql.exec("UPDATE posts SET at = at - 5000"));
+    const refused = await postV3(jar, { id: freshVideo(), time: 1, text: "第三十一条" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(2);
+  });
+
   it("keeps at most MAX_COMMENTS_PER_ROOM comments, the oldest go first", async () => {
     const video = freshVideo();
     const stub = env.DANMAKU.get(env.DANMAKU.idFromName(video));
     const count = await runInDurableObject(stub, (room) => {
       for (let i = 0; i <= MAX_COMMENTS_PER_ROOM; i++) {
-        const r = room.post(video, `user-${i}`, { time: i % 600, text: `第${i}条` }, []);
-        if (!r.ok) throw new Error(r.code);
+        room.store(`user-${i}`, draft(i % 600, `第${i}条`));
       }
       return room.count();
     });
     expect(count).toBe(MAX_COMMENTS_PER_ROOM);
-    const texts = (await runInDurableObject(stub, (room) => room.list(video, 0, 0))).map((c) => c.text);
+    const texts = (await runInDurableObject(stub, (room) => room.list({ key: video, sampleSeconds: null }, 0, 0))).map((c) => c.text);
     expect(texts).not.toContain("第0条");
     expect(texts).toContain("第600条");
+  });
+});
+
+describe("rooms per episode", () => {
+  it("{videoId}~{n} is episode n's own room; bad or missing episodes, films' episodes and unknown titles are 404", async () => {
+    // A series with 3 episodes that no other test here uses (freshVideo() counts up from video_011).
+    const video = "video_042";
+    const { jar } = await signUp("dm-episode");
+    expect((await postV3(jar, { id: `${video}~2`, time: 3, text: "第二集的弹幕" })).status).toBe(200);
+    const second = await (await call("GET", `/api/danmaku/${video}~2`)).json<WindowBody & { episode: number }>();
+    expect(second.episode).toBe(2);
+    expect(second.comments.map((c) => c.text)).toEqual(["第二集的弹幕"]);
+    expect((await (await call("GET", `/api/danmaku/${video}`)).json<WindowBody>()).comments).toEqual([]);
+    expect((await (await call("GET", `/api/danmaku/v3/?id=${video}~2`)).json<{ data: unknown[] }>()).data).toHaveLength(1);
+    for (const bad of [`${video}~0`, `${video}~4`, `${video}~10000`, `${video}~02`, `${video}~x`, "video_001~2", "video_999~2"]) {
+      expect((await call("GET", `/api/danmaku/${bad}`)).status, bad).toBe(404);
+      expect((await call("GET", `/api/danmaku/${bad}/ws`, { headers: { Upgrade: "websocket", Origin: BASE } })).status, bad).toBe(404);
+    }
+    expect((await postV3(jar, { id: `${video}~0`, time: 1, text: "无效" })).status).toBe(404);
   });
 });
 
@@ -291,12 +347,12 @@ describe("the room's WebSocket", () => {
     const stub = env.DANMAKU.get(env.DANMAKU.idFromName(video));
     const first = await openSocket(video);
     await first.next(isType("hello"));
-    await runInDurableObject(stub, (room) => room.post(video, "u1", { time: 1, text: "一" }, []));
+    await runInDurableObject(stub, (room) => room.store("u1", draft(1, "一")));
     const seenLast = ((await first.next(isType("comment"))) as Extract<ServerMessage, { type: "comment" }>).comment.id;
     first.ws.close();
     await runInDurableObject(stub, (room) => {
-      room.post(video, "u2", { time: 2, text: "二" }, []);
-      room.post(video, "u3", { time: 3, text: "三" }, []);
+      room.store("u2", draft(2, "二"));
+      room.store("u3", draft(3, "三"));
     });
     const again = await openSocket(video, { after: seenLast });
     expect(await again.next(isType("hello"))).toMatchObject({ last: seenLast + 2 });
@@ -305,7 +361,7 @@ describe("the room's WebSocket", () => {
     // Up to date: no backlog at all.
     const current = await openSocket(video, { after: seenLast + 2 });
     await current.next(isType("hello"));
-    await runInDurableObject(stub, (room) => room.post(video, "u4", { time: 4, text: "四" }, []));
+    await runInDurableObject(stub, (room) => room.store("u4", draft(4, "四")));
     await current.next(isType("comment"));
     expect(current.seen.map((m) => m.type)).toEqual(["hello", "comment"]);
     again.ws.close();

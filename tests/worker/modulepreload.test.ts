@@ -2,6 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import type { RouteObject } from "react-router";
 import clientAssets from "virtual:client-assets";
 import { describe, expect, it } from "vitest";
+import { catalogueLoaders } from "../../worker/catalogue/loaders";
 import { createRoutes, type LazyHandle } from "../../shared/routes";
 
 /**
@@ -20,7 +21,10 @@ function lazyModules(routes: RouteObject[]): string[] {
 const routes = createRoutes({
   rootLoader: () => null,
   sessionUser: () => null,
-  search: () => {
+  catalogue: catalogueLoaders(() => {
+    throw new Error("not called");
+  }),
+  ranking: () => {
     throw new Error("not called");
   },
 });
@@ -31,8 +35,9 @@ const PAGES: Record<string, string[]> = {
   "shared/pages/HomePage.tsx": ["/"],
   "shared/pages/ListingPage.tsx": ["/category/all", "/latest", "/top-rated"],
   "shared/pages/SearchPage.tsx": ["/search?q=" + encodeURIComponent("爱")],
-  "shared/pages/VideoPage.tsx": ["/video/video_001"],
+  "shared/pages/VideoPage.tsx": ["/video/video_001", "/video/video_003/2"],
   "shared/pages/InfoPage.tsx": ["/info/help"],
+  "shared/pages/RankingPage.tsx": ["/ranking", "/ranking?period=week"],
   "shared/pages/AuthPage.tsx": ["/auth"],
   "shared/pages/ResetPasswordPage.tsx": ["/auth/reset"],
 };

@@ -1,6 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import app from "../../worker/index";
+import { pageCacheKeyUrl } from "../../worker/page-cache";
 
 const BASE = "https://cache.test";
 
@@ -29,6 +30,22 @@ describe("edge caching of anonymous HTML", () => {
     expect(tags.length).toBeGreaterThan(0);
     for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
     expect(html.replace(/nonce="[^"]*"/g, "")).toBe(firstHtml.replace(/nonce="[^"]*"/g, ""));
+  });
+
+  it("share-link tracking parameters and parameter order do not make a new cache entry", async () => {
+    expect(pageCacheKeyUrl(BASE + "/latest?utm_source=wechat&page=2&spm=a.b&year=2025", "B")).toBe(pageCacheKeyUrl(BASE + "/latest?year=2025&page=2", "B"));
+    expect(pageCacheKeyUrl(BASE + "/latest?page=2", "B")).not.toBe(pageCacheKeyUrl(BASE + "/latest?page=3", "B"));
+    expect(pageCacheKeyUrl(BASE + "/latest?page=2", "B")).not.toBe(pageCacheKeyUrl(BASE + "/latest?page=2", "C"));
+    const plain = await SELF.fetch(BASE + "/info/help?b=1&a=2");
+    await plain.text();
+    expect(plain.headers.get("X-Cache")).toBe("MISS");
+    let shared: Response | null = null;
+    for (let i = 0; i < 20 && shared?.headers.get("X-Cache") !== "HIT"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      shared = await SELF.fetch(BASE + "/info/help?a=2&utm_source=weibo&b=1&fbclid=x1");
+      await shared.text();
+    }
+    expect(shared?.headers.get("X-Cache")).toBe("HIT");
   });
 
   it("search pages and signed-in visitors are never cached", async () => {

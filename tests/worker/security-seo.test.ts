@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { videos } from "../../shared/catalogue/index";
 import { sitemapPaths } from "../../worker/seo";
 
 const BASE = "https://yingshi.test";
@@ -40,18 +41,20 @@ describe("security headers", () => {
 });
 
 describe("SEO files", () => {
-  it("sitemap.xml lists home, categories, listings, info pages and all 50 videos with absolute URLs", async () => {
+  it("sitemap.xml lists home, categories, listings, info pages and every title and episode page with absolute URLs", async () => {
     const res = await SELF.fetch(BASE + "/sitemap.xml");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toContain("application/xml");
     const xml = await res.text();
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    expect(locs).toHaveLength(sitemapPaths().length);
+    expect(locs.filter((l) => !l.includes("/video/"))).toHaveLength(sitemapPaths().length);
     expect(locs).toContain("https://yingshi.test/");
     expect(locs).toContain("https://yingshi.test/category/%E7%94%B5%E5%BD%B1");
     expect(locs).toContain("https://yingshi.test/top-rated");
     expect(locs).toContain("https://yingshi.test/info/help");
-    expect(locs.filter((l) => l.includes("/video/"))).toHaveLength(50);
+    const pages = videos.reduce((n, v) => n + (v.episodes?.length ?? 1), 0);
+    expect(locs.filter((l) => l.includes("/video/"))).toHaveLength(pages);
+    expect(locs).toContain("https://yingshi.test/ranking");
   });
 
   it("robots.txt points to the sitemap", async () => {

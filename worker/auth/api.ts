@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { signUpProblem } from "../../shared/auth-messages";
 import { EMPTY_LIBRARY, parseLibrary, type Library } from "../../shared/library";
 import type { AppContext, AppEnv } from "../app-env";
+import { knownLibrary } from "../catalogue/titles";
 import { limitBody } from "../request-body";
 import { noteSignIn, signInLockSeconds } from "./sign-in-throttle";
 import { credentialsOf, readAuthBody } from "./body";
@@ -156,7 +157,7 @@ authApi.put("/user", async (c) => {
     return applySession(session, result.transient ? jsonError(c, 503, "service_unavailable") : jsonError(c, 401, "not_signed_in"));
   }
   const data = body.value.data as Record<string, unknown> | undefined;
-  const library: Library = data && "library" in data ? parseLibrary(data.library) : EMPTY_LIBRARY;
+  const library: Library = data && "library" in data ? await knownLibrary(c.env.DB, parseLibrary(data.library)) : EMPTY_LIBRARY;
   const { data: updated, error } = await session.client.auth.updateUser({ data: { library } });
   if (error || !updated.user) return applySession(session, error ? serviceError(c, error) : jsonError(c, 400, "unknown"));
   return applySession(session, c.json({ user: toSessionUser(updated.user), library: libraryOf(updated.user) }, 200, { "Cache-Control": "private, no-store" }));

@@ -1,16 +1,16 @@
 /**
- * 弹幕 over HTTP and WebSocket (/api/danmaku/*), in front of one DanmakuRoom per video (room.ts):
- *   GET  /api/danmaku/{videoId}?from=&to=   comments in a time window (JSON, short edge cache)
- *   GET  /api/danmaku/v3/?id={videoId}      the same in DPlayer's v3 shape
- *   POST /api/danmaku/v3/                   DPlayer's send (signed in, same-site Origin)
- *   GET  /api/danmaku/{videoId}/ws          the room's WebSocket (same-site Origin; anyone reads,
- *                                           signed-in users post)
+ * 弹幕 over HTTP and WebSocket (/api/danmaku/*), in front of one DanmakuRoom per episode (room.ts).
+ * {room} is a room key, `{videoId}` or `{videoId}~{episode}` (room-id.ts):
+ *   GET  /api/danmaku/{room}?from=&to=   comments in a time window (JSON, short edge cache)
+ *   GET  /api/danmaku/v3/?id={room}      the same in DPlayer's v3 shape
+ *   POST /api/danmaku/v3/                DPlayer's send (signed in, same-site Origin)
+ *   GET  /api/danmaku/{room}/ws          the room's WebSocket (same-site Origin; anyone reads,
+ *                                        signed-in users post)
  * The worker checks the Origin and the session before anything reaches the room; the room
- * checks the comment itself, the rate limit and the blocked words.
+ * checks the comment itself, the user's rate limit (rate-limit.ts) and the blocked words.
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { getVideo } from "../../shared/catalogue/index";
 import { DEFAULT_BLOCKED_WORDS } from "../../shared/danmaku/blocked-words";
 import {
   DANMAKU_MESSAGES,
@@ -18,13 +18,15 @@ import {
   MAX_VIDEO_TIME,
   modeOfDplayerType,
   parseWordList,
-  roomName,
   toDplayerItem,
   type DanmakuErrorCode,
 } from "../../shared/danmaku/model";
 import type { AppEnv } from "../app-env";
 import { applySession, createRequestSession, currentUser, userFromStoredToken, type RequestSession } from "../auth/session";
-import { MAX_READ, USER_HEADER, WORDS_HEADER, type PostResult } from "./room";
+import { MAX_READ, USER_HEADER, WORDS_HEADER, type PostResult, type RoomInfo } from "./room";
+import { findRoom, type RoomRef } from "./room-id";
+import { throughEdgeCache } from "../edge-answers";
+import { defaultEdgeCache } from "../stream/edge-cache";
 
 /** Seconds the edge (and the browser) keeps a window or v3 answer: new comments arrive over the socket. */
 export const READ_CACHE_SECONDS = 5;
@@ -51,9 +53,11 @@ export function blockedWords(env: Env): string[] {
   return [...DEFAULT_BLOCKED_WORDS, ...parseWordList(env.DANMAKU_BLOCKED_WORDS)];
 }
 
-function roomOf(env: Env, videoId: string) {
-  return env.DANMAKU.get(env.DANMAKU.idFromName(roomName(videoId)));
+function roomOf(env: Env, room: RoomRef) {
+  return env.DANMAKU.get(env.DANMAKU.idFromName(room.key));
 }
+
+const infoOf = (room: RoomRef): RoomInfo => ({ key: room.key, sampleSeconds: room.sampleSeconds });
 
 /**
  * Whether the request comes from this site: the Origin header names this origin (or SITE_URL's).
@@ -88,16 +92,8 @@ function timeParam(value: string | undefined, fallback: number): number | null {
 }
 
 /** A JSON answer kept at the edge for READ_CACHE_SECONDS (caches.default, keyed by the URL). */
-async function cachedJson(c: Context<AppEnv>, build: () => Promise<Response>): Promise<Response> {
-  const cache = typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
-  if (!cache) return build();
-  const key = new Request(c.req.url, { method: "GET" });
-  const hit = await cache.match(key);
-  // A cached response's headers are immutable: copy it so the middlewares can add theirs.
-  if (hit) return new Response(hit.body, hit);
-  const response = await build();
-  if (response.status === 200) c.executionCtx.waitUntil(cache.put(key, response.clone()));
-  return response;
+function cachedJson(c: Context<AppEnv>, build: () => Promise<Response>): Promise<Response> {
+  return throughEdgeCache(c, defaultEdgeCache(), new Request(c.req.url, { method: "GET" }), build);
 }
 
 const cacheHeaders = { "Cache-Control": `public, max-age=${READ_CACHE_SECONDS}` };
@@ -122,12 +118,12 @@ danmakuApi.get("/v3/", (c) => readV3(c));
 danmakuApi.get("/v3", (c) => readV3(c));
 
 async function readV3(c: Context<AppEnv>): Promise<Response> {
-  const id = c.req.query("id") ?? "";
-  if (!getVideo(id)) return dplayerError(c, "unknownVideo");
+  const room = await findRoom(c.env, c.req.query("id") ?? "");
+  if (!room) return dplayerError(c, "unknownVideo");
   const maxText = c.req.query("max");
   const max = maxText && /^\d{1,6}$/.test(maxText) ? Math.min(Number(maxText), MAX_READ) : MAX_READ;
   return cachedJson(c, async () => {
-    const comments = await roomOf(c.env, id).list(id, 0, MAX_VIDEO_TIME, max);
+    const comments = await roomOf(c.env, room).list(infoOf(room), 0, MAX_VIDEO_TIME, max);
     return c.json({ code: 0, data: comments.map(toDplayerItem) }, 200, cacheHeaders);
   });
 }
@@ -145,8 +141,8 @@ const postV3 = [
     }
     if (typeof body !== "object" || body === null || Array.isArray(body)) return dplayerError(c, "badRequest");
     const fields = body as Record<string, unknown>;
-    const id = typeof fields.id === "string" ? fields.id : "";
-    if (!getVideo(id)) return dplayerError(c, "unknownVideo");
+    const room = typeof fields.id === "string" ? await findRoom(c.env, fields.id) : null;
+    if (!room) return dplayerError(c, "unknownVideo");
     const session = createRequestSession(c);
     const result = await currentUser(session);
     if (!result.user) return applySession(session, dplayerError(c, result.transient ? "unavailable" : "notSignedIn"));
@@ -154,7 +150,12 @@ const postV3 = [
     if (!mode) return applySession(session, dplayerError(c, "badMode"));
     let posted: PostResult;
     try {
-      posted = await roomOf(c.env, id).post(id, result.user.id, { time: fields.time, text: fields.text, color: fields.color, mode }, blockedWords(c.env));
+      posted = await roomOf(c.env, room).post(
+        infoOf(room),
+        result.user.id,
+        { time: fields.time, text: fields.text, color: fields.color, mode },
+        blockedWords(c.env),
+      );
     } catch (error) {
       console.error("danmaku: the room failed", error);
       return applySession(session, dplayerError(c, "unavailable"));
@@ -167,9 +168,9 @@ danmakuApi.post("/v3/", ...postV3);
 danmakuApi.post("/v3", ...postV3);
 
 // The room's WebSocket.
-danmakuApi.get("/:videoId/ws", async (c) => {
-  const videoId = c.req.param("videoId");
-  if (!getVideo(videoId)) return apiError(c, "unknownVideo");
+danmakuApi.get("/:room/ws", async (c) => {
+  const room = await findRoom(c.env, c.req.param("room"));
+  if (!room) return apiError(c, "unknownVideo");
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
     return c.json({ error: { code: "upgrade_required", message: "需要 WebSocket 连接" } }, 426, noStore);
   if (!isSameSiteOrigin(c.req.raw, c.env)) return apiError(c, "foreign");
@@ -180,22 +181,23 @@ danmakuApi.get("/:videoId/ws", async (c) => {
   if (user) headers.set(USER_HEADER, user);
   const after = url.searchParams.get("after");
   const target = new URL("https://room/ws");
-  target.searchParams.set("video", videoId);
+  target.searchParams.set("key", room.key);
+  if (room.sampleSeconds !== null) target.searchParams.set("samples", String(room.sampleSeconds));
   if (after) target.searchParams.set("after", after);
-  const upgraded = await roomOf(c.env, videoId).fetch(new Request(target, { headers }));
+  const upgraded = await roomOf(c.env, room).fetch(new Request(target, { headers }));
   // The room's answer has immutable headers: a fresh 101 lets the security middleware add its own.
   return upgraded.webSocket ? new Response(null, { status: 101, webSocket: upgraded.webSocket }) : upgraded;
 });
 
-// A time window of one video's comments.
-danmakuApi.get("/:videoId", async (c) => {
-  const videoId = c.req.param("videoId");
-  if (!getVideo(videoId)) return apiError(c, "unknownVideo");
+// A time window of one room's comments.
+danmakuApi.get("/:room", async (c) => {
+  const room = await findRoom(c.env, c.req.param("room"));
+  if (!room) return apiError(c, "unknownVideo");
   const from = timeParam(c.req.query("from"), 0);
   const to = timeParam(c.req.query("to"), MAX_VIDEO_TIME);
   if (from === null || to === null || from > to) return c.json({ error: { code: "bad_window", message: "时间范围无效" } }, 400, noStore);
   return cachedJson(c, async () => {
-    const comments = await roomOf(c.env, videoId).list(videoId, from, to);
-    return c.json({ videoId, from, to, comments }, 200, cacheHeaders);
+    const comments = await roomOf(c.env, room).list(infoOf(room), from, to);
+    return c.json({ room: room.key, videoId: room.videoId, episode: room.episode, from, to, comments }, 200, cacheHeaders);
   });
 });

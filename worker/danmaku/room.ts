@@ -1,27 +1,28 @@
 /**
- * DanmakuRoom: the Durable Object of one video's 弹幕 (shared/danmaku/model.ts roomName).
- * SQLite storage holds the comments (ids increase; at most MAX_COMMENTS_PER_ROOM, oldest out)
- * and each author's recent post times (the rate limit); a built-in title's room starts with its
- * sample comments. Viewers connect over the WebSocket
+ * DanmakuRoom: the Durable Object of one episode's 弹幕, named by its room key
+ * (shared/danmaku/model.ts roomKey; the worker resolves keys in room-id.ts). SQLite storage
+ * holds the comments (ids increase; at most MAX_COMMENTS_PER_ROOM, oldest out); a built-in
+ * title's room starts with its sample comments. Each post passes the author's rate limit, kept
+ * across all rooms by their DanmakuRateLimit object (rate-limit.ts). Viewers connect over the WebSocket
  * Hibernation API: the object keeps nothing in memory between events — who may post is in each
  * socket's attachment — so an idle room is evicted and costs nothing.
  */
 import { DurableObject } from "cloudflare:workers";
-import { getVideo } from "../../shared/catalogue/index";
-import { durationSeconds, sampleComments } from "../../shared/danmaku/samples";
+import { sampleComments } from "../../shared/danmaku/samples";
 import {
   checkDraft,
   DANMAKU_MESSAGES,
   MAX_COMMENTS_PER_ROOM,
   MAX_MESSAGE_BYTES,
-  rateCheck,
-  WINDOW_MS,
   type DanmakuComment,
+  type DanmakuDraft,
   type DanmakuErrorCode,
   type DanmakuMode,
   type DanmakuColor,
   type ServerMessage,
 } from "../../shared/danmaku/model";
+import { takeRate } from "./rate-limit";
+import type { RoomRef } from "./room-id";
 
 /** Request header the worker sets on the WebSocket upgrade: the signed-in user id (absent: read only). */
 export const USER_HEADER = "X-Danmaku-User";
@@ -32,8 +33,11 @@ export const MAX_READ = 1000;
 
 export type PostResult = { ok: true; comment: DanmakuComment } | { ok: false; code: DanmakuErrorCode; retryAfterMs?: number };
 
+/** What the room needs to know about itself (from room-id.ts findRoom). */
+export type RoomInfo = Pick<RoomRef, "key" | "sampleSeconds">;
+
 interface Attachment {
-  video: string;
+  room: RoomInfo;
   user: string | null;
   words: string[];
 }
@@ -62,54 +66,61 @@ export class DanmakuRoom extends DurableObject<Env> {
       id INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL, text TEXT NOT NULL, mode TEXT NOT NULL,
       color TEXT NOT NULL, author TEXT NOT NULL, created INTEGER NOT NULL)`);
     this.sql.exec("CREATE INDEX IF NOT EXISTS comments_time ON comments (time)");
-    this.sql.exec("CREATE TABLE IF NOT EXISTS posts (author TEXT NOT NULL, at INTEGER NOT NULL)");
-    this.sql.exec("CREATE INDEX IF NOT EXISTS posts_author ON posts (author, at)");
+    // The per-room rate-limit table of before DanmakuRateLimit.
+    this.sql.exec("DROP TABLE IF EXISTS posts");
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   }
 
   /** Stores the sample comments of a built-in title once (shared/danmaku/samples.ts), unless DANMAKU_SAMPLES is "off". */
-  private ensureSamples(videoId: string): void {
+  private ensureSamples(room: RoomInfo): void {
     if (this.samplesChecked) return;
     this.samplesChecked = true;
-    if (this.env.DANMAKU_SAMPLES === "off") return;
+    if (this.env.DANMAKU_SAMPLES === "off" || room.sampleSeconds === null) return;
     if (this.sql.exec("SELECT 1 FROM meta WHERE key = 'samples'").toArray().length > 0) return;
-    const video = getVideo(videoId);
-    if (!video) return;
-    this.seed(sampleComments(videoId, durationSeconds(video.duration), Date.now()));
-    this.sql.exec("INSERT INTO meta (key, value) VALUES ('samples', ?)", videoId);
+    this.seed(sampleComments(room.key, room.sampleSeconds, Date.now()));
+    this.sql.exec("INSERT INTO meta (key, value) VALUES ('samples', ?)", room.key);
   }
 
   /** Comments with from ≤ time ≤ to, by time (at most `limit`). */
-  list(videoId: string, from: number, to: number, limit = MAX_READ): DanmakuComment[] {
-    this.ensureSamples(videoId);
+  list(room: RoomInfo, from: number, to: number, limit = MAX_READ): DanmakuComment[] {
+    this.ensureSamples(room);
     const rows = this.sql
       .exec<Row>("SELECT * FROM comments WHERE time >= ? AND time <= ? ORDER BY time, id LIMIT ?", from, to, Math.min(limit, MAX_READ))
       .toArray();
     return rows.map(toComment);
   }
 
-  /** Checks, stores and broadcasts a comment of `author`. */
-  post(videoId: string, author: string, input: unknown, words: readonly string[]): PostResult {
-    this.ensureSamples(videoId);
+  /**
+   * Checks a comment of `author`, asks their rate limit (all rooms together), then stores and
+   * broadcasts it. A refused comment does not count against the limit.
+   */
+  async post(room: RoomInfo, author: string, input: unknown, words: readonly string[]): Promise<PostResult> {
+    this.ensureSamples(room);
     const checked = checkDraft(input, words);
     if (!checked.ok) return { ok: false, code: checked.code };
-    const now = Date.now();
-    this.sql.exec("DELETE FROM posts WHERE at <= ?", now - WINDOW_MS);
-    const recent = this.sql
-      .exec<{ at: number }>("SELECT at FROM posts WHERE author = ?", author)
-      .toArray()
-      .map((r) => r.at);
-    const rate = rateCheck(recent, now);
+    const rate = await takeRate(this.env, author);
     if (!rate.ok) return { ok: false, code: "tooFast", retryAfterMs: rate.retryAfterMs };
-    const { time, text, mode, color } = checked.draft;
+    return { ok: true, comment: this.store(author, checked.draft) };
+  }
+
+  /** Stores and broadcasts a checked comment (no rate limit: post() asks it). */
+  store(author: string, draft: DanmakuDraft): DanmakuComment {
+    const { time, text, mode, color } = draft;
     const row = this.sql
-      .exec<Row>("INSERT INTO comments (time, text, mode, color, author, created) VALUES (?, ?, ?, ?, ?, ?) RETURNING *", time, text, mode, color, author, now)
+      .exec<Row>(
+        "INSERT INTO comments (time, text, mode, color, author, created) VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
+        time,
+        text,
+        mode,
+        color,
+        author,
+        Date.now(),
+      )
       .one();
-    this.sql.exec("INSERT INTO posts (author, at) VALUES (?, ?)", author, now);
     this.sql.exec("DELETE FROM comments WHERE id <= ?", row.id - MAX_COMMENTS_PER_ROOM);
     const comment = toComment(row);
     this.broadcast({ type: "comment", comment });
-    return { ok: true, comment };
+    return comment;
   }
 
   /** Number of stored comments (tests, seeding). */
@@ -132,11 +143,19 @@ export class DanmakuRoom extends DurableObject<Env> {
     }
   }
 
-  /** The WebSocket upgrade (the worker checked the Origin and the session). `?after=ID` resumes. */
+  /**
+   * The WebSocket upgrade (the worker checked the Origin and the session, and found the room:
+   * `?key=` and `?samples=` carry its RoomInfo). `?after=ID` resumes.
+   */
   override fetch(request: Request): Response {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket upgrade", { status: 426 });
     const url = new URL(request.url);
-    this.ensureSamples(url.searchParams.get("video") ?? "");
+    const samples = Number(url.searchParams.get("samples") ?? "");
+    const room: RoomInfo = {
+      key: url.searchParams.get("key") ?? "",
+      sampleSeconds: url.searchParams.has("samples") && Number.isFinite(samples) ? samples : null,
+    };
+    this.ensureSamples(room);
     const user = request.headers.get(USER_HEADER);
     let words: string[] = [];
     try {
@@ -147,7 +166,7 @@ export class DanmakuRoom extends DurableObject<Env> {
     }
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ video: url.searchParams.get("video") ?? "", user: user || null, words } satisfies Attachment);
+    server.serializeAttachment({ room, user: user || null, words } satisfies Attachment);
     // SQL calls are synchronous: no comment can slip in between the backlog and the first broadcast.
     const last = this.sql.exec<{ last: number | null }>("SELECT MAX(id) AS last FROM comments").one().last ?? 0;
     send(server, { type: "hello", canPost: Boolean(user), last });
@@ -160,7 +179,7 @@ export class DanmakuRoom extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const size = typeof message === "string" ? new TextEncoder().encode(message).byteLength : message.byteLength;
     if (typeof message !== "string" || size > MAX_MESSAGE_BYTES) return fail(ws, size > MAX_MESSAGE_BYTES ? "tooLarge" : "badRequest");
     let data: unknown;
@@ -172,9 +191,15 @@ export class DanmakuRoom extends DurableObject<Env> {
     if (typeof data !== "object" || data === null || (data as { type?: unknown }).type !== "post") return fail(ws, "badRequest");
     const nonceValue = (data as { nonce?: unknown }).nonce;
     const nonce = typeof nonceValue === "string" ? nonceValue.slice(0, 64) : "";
-    const { video, user, words } = (ws.deserializeAttachment() ?? { video: "", user: null, words: [] }) as Attachment;
+    const { room, user, words } = (ws.deserializeAttachment() ?? { room: { key: "", sampleSeconds: null }, user: null, words: [] }) as Attachment;
     if (!user) return fail(ws, "notSignedIn", nonce);
-    const result = this.post(video, user, data, words);
+    let result: PostResult;
+    try {
+      result = await this.post(room, user, data, words);
+    } catch (error) {
+      console.error("danmaku: a post over the socket failed", error);
+      return fail(ws, "unavailable", nonce);
+    }
     if (!result.ok) return fail(ws, result.code, nonce);
     send(ws, { type: "ack", nonce, comment: result.comment });
   }

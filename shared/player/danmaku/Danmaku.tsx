@@ -10,7 +10,7 @@ import { DANMAKU_COLORS, DANMAKU_MODES, MAX_TEXT_CHARS, roundTime, type DanmakuC
 import { useRootData } from "../../root-data";
 import { DanmakuConnection } from "./connection";
 import { AREA_FRACTION, DENSITY_LIMIT, FONT_PX, loadSettings, saveSettings, type DanmakuSettings } from "./settings";
-import { DanmakuStage } from "./stage";
+import { DanmakuStage, type StageOptions } from "./stage";
 
 export const BAR_SLOT_ID = "danmaku-bar";
 
@@ -30,17 +30,31 @@ const subscribeNever = () => () => {};
 const findBarSlot = () => document.getElementById(BAR_SLOT_ID);
 const noSlot = () => null;
 
-export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoElement | null>; videoId: string }) {
+/** Where the bar goes in fullscreen: the fullscreen element when it holds the layer (the player box), else null. */
+function subscribeFullscreen(onChange: () => void) {
+  document.addEventListener("fullscreenchange", onChange);
+  return () => document.removeEventListener("fullscreenchange", onChange);
+}
+const fullscreenElement = () => document.fullscreenElement;
+
+/** The overlay and the bar of one room (`room`: its key, shared/danmaku/model.ts roomKey). */
+export function Danmaku({ videoRef, room }: { videoRef: RefObject<HTMLVideoElement | null>; room: string }) {
   const { user } = useRootData();
-  const layerRef = useRef<HTMLDivElement>(null);
+  // The layer element as state: the bar's place in fullscreen depends on it during render.
+  const [layer, setLayer] = useState<HTMLDivElement | null>(null);
   const stageRef = useRef<DanmakuStage | null>(null);
   const connectionRef = useRef<DanmakuConnection | null>(null);
   const [settings, setSettings] = useState<DanmakuSettings>(loadSettings);
   // The bar's slot is in the server-rendered page: none on the server, found once hydrated.
   const slot = useSyncExternalStore(subscribeNever, findBarSlot, noSlot);
+  // In fullscreen (of the player box) a compact bar sits inside it, above the player's controls.
+  const fullscreen = useSyncExternalStore(subscribeFullscreen, fullscreenElement, noSlot);
+  const inFullscreen = fullscreen !== null && layer !== null && fullscreen.contains(layer);
+  const barTarget = inFullscreen ? fullscreen : slot;
 
-  const stageOptions = (s: DanmakuSettings) => ({
-    laneHeight: Math.round(FONT_PX[s.fontSize] * 1.3),
+  const stageOptions = (s: DanmakuSettings): StageOptions => ({
+    on: s.on,
+    fontPx: FONT_PX[s.fontSize],
     area: AREA_FRACTION[s.area],
     limit: DENSITY_LIMIT[s.density],
     blocked: s.blocked,
@@ -49,11 +63,10 @@ export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoEl
 
   useEffect(() => {
     const video = videoRef.current;
-    const layer = layerRef.current;
     if (!video || !layer) return;
     const stage = new DanmakuStage(layer, video, stageOptions(settings));
     stageRef.current = stage;
-    const connection = new DanmakuConnection(videoId, {
+    const connection = new DanmakuConnection(room, {
       comments: (comments, live) => {
         if (live) for (const c of comments) stage.live(c);
         else stage.add(comments);
@@ -67,7 +80,7 @@ export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoEl
     };
     // The stage is made once per video; settings changes reach it below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [videoId, videoRef]);
+  }, [room, videoRef, layer]);
 
   useEffect(() => {
     saveSettings(settings);
@@ -79,19 +92,19 @@ export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoEl
   return (
     <>
       <div
-        ref={layerRef}
+        ref={setLayer}
         className="danmaku-layer"
         data-on={settings.on ? "true" : "false"}
         aria-hidden="true"
         style={{ opacity: settings.opacity, fontSize: `${FONT_PX[settings.fontSize]}px` }}
       />
-      {slot
+      {barTarget
         ? createPortal(
             <DanmakuControls
               settings={settings}
               update={update}
               signedIn={user !== null}
-              videoId={videoId}
+              compact={inFullscreen}
               send={async (text, color, mode) => {
                 const connection = connectionRef.current;
                 if (!connection) return "发送失败，请稍后再试";
@@ -101,7 +114,7 @@ export function Danmaku({ videoRef, videoId }: { videoRef: RefObject<HTMLVideoEl
                 return null;
               }}
             />,
-            slot,
+            barTarget,
           )
         : null}
     </>
@@ -112,12 +125,13 @@ interface ControlsProps {
   settings: DanmakuSettings;
   update: (patch: Partial<DanmakuSettings>) => void;
   signedIn: boolean;
-  videoId: string;
+  /** The short bar shown over the video in fullscreen: no settings, the same input. */
+  compact: boolean;
   /** Sends a comment; resolves to an error message in Chinese, or null. */
   send: (text: string, color: DanmakuColor, mode: DanmakuMode) => Promise<string | null>;
 }
 
-export function DanmakuControls({ settings, update, signedIn, videoId, send }: ControlsProps) {
+export function DanmakuControls({ settings, update, signedIn, compact, send }: ControlsProps) {
   const [text, setText] = useState("");
   const [color, setColor] = useState<DanmakuColor>("#ffffff");
   const [mode, setMode] = useState<DanmakuMode>("scroll");
@@ -139,7 +153,7 @@ export function DanmakuControls({ settings, update, signedIn, videoId, send }: C
   };
 
   return (
-    <div className="danmaku-bar">
+    <div className={compact ? "danmaku-bar danmaku-bar-fullscreen" : "danmaku-bar"}>
       <button type="button" className="danmaku-toggle" aria-pressed={settings.on} onClick={() => update({ on: !settings.on })}>
         弹幕
       </button>
@@ -179,57 +193,59 @@ export function DanmakuControls({ settings, update, signedIn, videoId, send }: C
           </button>
         </form>
       ) : (
-        <a className="danmaku-signin" href={`/auth?mode=signin&next=${encodeURIComponent(`/video/${videoId}`)}`}>
+        <a className="danmaku-signin" href={`/auth?mode=signin&next=${encodeURIComponent(location.pathname)}`}>
           登录后发送弹幕
         </a>
       )}
-      <details className="danmaku-settings">
-        <summary>弹幕设置</summary>
-        <label>
-          不透明度
-          <input type="range" min={0.2} max={1} step={0.1} value={settings.opacity} onChange={(e) => update({ opacity: Number(e.target.value) })} />
-        </label>
-        <label>
-          显示区域
-          <select value={settings.area} onChange={(e) => update({ area: e.target.value as DanmakuSettings["area"] })}>
-            <option value="quarter">1/4 屏</option>
-            <option value="half">半屏</option>
-            <option value="full">全屏</option>
-          </select>
-        </label>
-        <label>
-          弹幕密度
-          <select value={settings.density} onChange={(e) => update({ density: e.target.value as DanmakuSettings["density"] })}>
-            <option value="low">稀疏</option>
-            <option value="normal">适中</option>
-            <option value="high">密集</option>
-          </select>
-        </label>
-        <label>
-          字号
-          <select value={settings.fontSize} onChange={(e) => update({ fontSize: e.target.value as DanmakuSettings["fontSize"] })}>
-            <option value="small">小</option>
-            <option value="medium">中</option>
-            <option value="large">大</option>
-          </select>
-        </label>
-        <label>
-          屏蔽词（用逗号分隔）
-          <input
-            type="text"
-            value={words}
-            onChange={(e) => setWords(e.target.value)}
-            onBlur={() =>
-              update({
-                blocked: words
-                  .split(/[,，\n]/u)
-                  .map((w) => w.trim())
-                  .filter(Boolean),
-              })
-            }
-          />
-        </label>
-      </details>
+      {compact ? null : (
+        <details className="danmaku-settings">
+          <summary>弹幕设置</summary>
+          <label>
+            不透明度
+            <input type="range" min={0.2} max={1} step={0.1} value={settings.opacity} onChange={(e) => update({ opacity: Number(e.target.value) })} />
+          </label>
+          <label>
+            显示区域
+            <select value={settings.area} onChange={(e) => update({ area: e.target.value as DanmakuSettings["area"] })}>
+              <option value="quarter">1/4 屏</option>
+              <option value="half">半屏</option>
+              <option value="full">全屏</option>
+            </select>
+          </label>
+          <label>
+            弹幕密度
+            <select value={settings.density} onChange={(e) => update({ density: e.target.value as DanmakuSettings["density"] })}>
+              <option value="low">稀疏</option>
+              <option value="normal">适中</option>
+              <option value="high">密集</option>
+            </select>
+          </label>
+          <label>
+            字号
+            <select value={settings.fontSize} onChange={(e) => update({ fontSize: e.target.value as DanmakuSettings["fontSize"] })}>
+              <option value="small">小</option>
+              <option value="medium">中</option>
+              <option value="large">大</option>
+            </select>
+          </label>
+          <label>
+            屏蔽词（用逗号分隔）
+            <input
+              type="text"
+              value={words}
+              onChange={(e) => setWords(e.target.value)}
+              onBlur={() =>
+                update({
+                  blocked: words
+                    .split(/[,，\n]/u)
+                    .map((w) => w.trim())
+                    .filter(Boolean),
+                })
+              }
+            />
+          </label>
+        </details>
+      )}
       <p className="danmaku-message" role="status">
         {message}
       </p>

@@ -4,7 +4,8 @@
  */
 import { useEffect, useState, type ComponentType, type RefObject } from "react";
 
-type DanmakuProps = { videoRef: RefObject<HTMLVideoElement | null>; videoId: string };
+/** `room`: the 弹幕 room key of what plays (shared/danmaku/model.ts roomKey(videoId, episode)). */
+type DanmakuProps = { videoRef: RefObject<HTMLVideoElement | null>; room: string };
 
 export function DanmakuMount(props: DanmakuProps) {
   const [Loaded, setLoaded] = useState<ComponentType<DanmakuProps> | null>(null);

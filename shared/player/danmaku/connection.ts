@@ -25,7 +25,8 @@ export class DanmakuConnection {
   private readonly pending = new Map<string, (result: SendResult) => void>();
 
   constructor(
-    private readonly videoId: string,
+    /** The room key (shared/danmaku/model.ts roomKey). */
+    private readonly room: string,
     private readonly events: ConnectionEvents,
   ) {
     void this.start();
@@ -33,7 +34,7 @@ export class DanmakuConnection {
 
   private async start(): Promise<void> {
     try {
-      const res = await fetch(`/api/danmaku/${encodeURIComponent(this.videoId)}`, { credentials: "same-origin" });
+      const res = await fetch(`/api/danmaku/${encodeURIComponent(this.room)}`, { credentials: "same-origin" });
       if (res.ok) {
         const body = await res.json<{ comments: DanmakuComment[] }>();
         this.note(body.comments);
@@ -53,7 +54,7 @@ export class DanmakuConnection {
     if (this.closed) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const after = this.last > 0 ? `?after=${this.last}` : "";
-    const ws = new WebSocket(`${scheme}//${location.host}/api/danmaku/${encodeURIComponent(this.videoId)}/ws${after}`);
+    const ws = new WebSocket(`${scheme}//${location.host}/api/danmaku/${encodeURIComponent(this.room)}/ws${after}`);
     this.ws = ws;
     ws.onmessage = (event) => this.receive(event.data);
     ws.onclose = () => {
@@ -110,7 +111,7 @@ export class DanmakuConnection {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ id: this.videoId, time: draft.time, text: draft.text, color: draft.color, type: { scroll: 0, top: 1, bottom: 2 }[draft.mode] }),
+        body: JSON.stringify({ id: this.room, time: draft.time, text: draft.text, color: draft.color, type: { scroll: 0, top: 1, bottom: 2 }[draft.mode] }),
       });
       const body = await res.json<{ code: number; msg?: string; data?: DanmakuComment }>();
       if (body.code === 0 && body.data) {

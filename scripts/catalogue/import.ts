@@ -1,0 +1,159 @@
+/**
+ * `npm run catalogue -- import [--remote] [--file F]`: loads the catalogue file into D1.
+ *
+ * Local (default): the D1 database that `wrangler dev` and `npm start` use (.wrangler/state),
+ * through wrangler's platform proxy, migrations applied first. `npm start`, the e2e site and
+ * the bench run it through scripts/prepare-local.mjs.
+ * Remote (--remote): the deployed database, through `wrangler d1 migrations apply` and
+ * `wrangler d1 execute --remote` (the operator's Cloudflare login).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { CATALOGUE_FILE, readCatalogue } from "./check";
+import { d1CatalogueDb, importRows, type CatalogueDb, type ImportReport, type SqlValue, type Statement } from "./import-plan";
+import { titleRows } from "./rows";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WRANGLER = path.join(REPO_ROOT, "node_modules/wrangler/bin/wrangler.js");
+/** The D1 binding's name in wrangler.toml. */
+const DB_BINDING = "DB";
+
+export interface ImportOptions {
+  file?: string;
+  remote?: boolean;
+  /** A wrangler config naming the remote database by id (remote only; `npm run deploy` writes one). */
+  wranglerConfig?: string;
+  log?: (line: string) => void;
+}
+
+export interface ImportOutcome extends ImportReport {
+  titles: number;
+  ms: number;
+}
+
+/** A SQL literal, for the statement file of a remote import. */
+export function sqlLiteral(value: SqlValue): string {
+  if (value === null) return "NULL";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  }
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** A statement with its parameters written in (each `?` in order; our SQL has no `?` in literals). */
+export function inlineStatement(s: Statement): string {
+  let i = 0;
+  const sql = s.sql.replace(/\?/g, () => sqlLiteral(s.params[i++] ?? null));
+  if (i !== s.params.length) throw new Error(`statement has ${i} placeholders for ${s.params.length} parameters: ${s.sql}`);
+  return sql + ";";
+}
+
+function wrangler(args: string[]): string {
+  const out = spawnSync(process.execPath, [WRANGLER, ...args], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (out.status !== 0) throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed:\n${out.stderr || out.stdout}`);
+  return out.stdout;
+}
+
+/** Runs statements through `wrangler d1 execute` as SQL files (one per few thousand statements). */
+function runFiles(statements: readonly Statement[], where: string[]): Promise<void> {
+  if (statements.length === 0) return Promise.resolve();
+  const dir = mkdtempSync(path.join(tmpdir(), "catalogue-import-"));
+  try {
+    for (let i = 0; i < statements.length; i += 20000) {
+      const file = path.join(dir, `part-${i}.sql`);
+      writeFileSync(
+        file,
+        statements
+          .slice(i, i + 20000)
+          .map(inlineStatement)
+          .join("\n") + "\n",
+      );
+      wrangler(["d1", "execute", DB_BINDING, ...where, "--yes", "--file", file]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return Promise.resolve();
+}
+
+/** The deployed D1 database through wrangler (statements go as one file per few thousand). */
+function remoteDb(config: string[]): CatalogueDb {
+  return {
+    rows<T>(sql: string) {
+      const out = JSON.parse(wrangler(["d1", "execute", DB_BINDING, "--remote", ...config, "--json", "--command", sql])) as Array<{ results: T[] }>;
+      return Promise.resolve(out.flatMap((r) => r.results));
+    },
+    run: (statements) => runFiles(statements, ["--remote", ...config]),
+  };
+}
+
+/** Batches through the platform proxy cost a few ms per statement: large imports go as a SQL file instead. */
+const PROXY_MAX_STATEMENTS = 2000;
+
+/**
+ * The local D1 database: read through the open proxy binding; written through it when the
+ * import is small, else as SQL files by `wrangler d1 execute --local` (seconds, not minutes, for
+ * 10,000 titles). `persistTo` is wrangler dev's state directory (the proxy's).
+ */
+function localDb(db: D1Database, persistTo: string | undefined): CatalogueDb {
+  const proxy = d1CatalogueDb(db);
+  return {
+    rows: (sql) => proxy.rows(sql),
+    run: (statements) =>
+      statements.length <= PROXY_MAX_STATEMENTS ? proxy.run(statements) : runFiles(statements, ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]),
+  };
+}
+
+/** Imports the catalogue into a local D1 binding that is already open (migrations applied). */
+export async function importIntoD1(db: D1Database, file: string = CATALOGUE_FILE, persistTo?: string): Promise<ImportOutcome> {
+  const started = performance.now();
+  const rows = titleRows(readCatalogue(file));
+  const report = await importRows(localDb(db, persistTo), rows);
+  return { ...report, titles: rows.length, ms: Math.round(performance.now() - started) };
+}
+
+export function importSummary(outcome: ImportOutcome): string {
+  const { titles, added, changed, moved, removed, unchanged, ms } = outcome;
+  return `catalogue: ${titles} titles imported in ${ms} ms — ${added} added, ${changed} changed, ${moved} moved, ${removed} removed, ${unchanged} unchanged`;
+}
+
+/** The whole command: validate, then import locally or remotely. */
+export async function importCatalogue({
+  file = CATALOGUE_FILE,
+  remote = false,
+  wranglerConfig,
+  log = console.log,
+}: ImportOptions = {}): Promise<ImportOutcome> {
+  if (!remote) {
+    const { applyLocalMigrations, openLocalD1 } = await import("../prepare-local.mjs");
+    await applyLocalMigrations({ log });
+    const proxy = await openLocalD1();
+    try {
+      const outcome = await importIntoD1(proxy.env.DB, file);
+      log(importSummary(outcome));
+      return outcome;
+    } finally {
+      await proxy.dispose();
+    }
+  }
+  const started = performance.now();
+  const rows = titleRows(readCatalogue(file));
+  // wrangler.toml names the database without an id: `npm run deploy` passes a config that has it.
+  const config = wranglerConfig ? ["--config", wranglerConfig] : [];
+  wrangler(["d1", "migrations", "apply", DB_BINDING, "--remote", ...config]);
+  const report = await importRows(remoteDb(config), rows);
+  const outcome = { ...report, titles: rows.length, ms: Math.round(performance.now() - started) };
+  log(importSummary(outcome) + " (remote)");
+  return outcome;
+}

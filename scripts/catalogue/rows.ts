@@ -1,0 +1,83 @@
+/**
+ * The D1 rows of catalogue entries (migrations/0004_catalogue.sql): listing columns, the card,
+ * the entry and the search keys, computed once at import (pinyin with pinyin-pro, folding with
+ * the worker's traditional→simplified table), so the worker never computes them per request.
+ */
+import { cardOf } from "../../shared/catalogue/card";
+import { normaliseMediaPath } from "../../shared/catalogue/categories";
+import type { TitleEntry } from "../../shared/catalogue/schema";
+import type { Video } from "../../shared/catalogue/types";
+import { compareTitles } from "../../shared/collation";
+import { fold } from "../../shared/search/normalise";
+import { titleNames } from "../../shared/search/index";
+import { toSimplified } from "../../shared/search/t2s";
+import type { TitleRow } from "./import-plan";
+import { pinyinKey, pinyinLetter } from "./pinyin";
+
+/** FNV-1a, 2 × 32 bits: tells whether an entry's content changed between two imports. */
+export function contentHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 13);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+/** A name as search keys: its folded text and its pinyin. */
+function nameKeys(name: string): [string, string] {
+  return [fold(name, toSimplified), pinyinKey(name).join(" ")];
+}
+
+/** The catalogue entry as the site uses it: media paths with exactly one leading slash. */
+export function normaliseEntry(entry: TitleEntry): Video {
+  return {
+    ...entry,
+    videoFile: normaliseMediaPath(entry.videoFile),
+    ...(entry.episodes ? { episodes: entry.episodes.map((e) => ({ ...e, videoFile: normaliseMediaPath(e.videoFile) })) } : {}),
+  };
+}
+
+/** The rows of a whole (validated) catalogue, in file order. */
+export function titleRows(entries: readonly TitleEntry[]): TitleRow[] {
+  // Rank of each title in pinyin collation: the 按标题 sort in SQL gives compareTitles' order.
+  const sorted = [...new Set(entries.map((e) => e.title))].sort(compareTitles);
+  const order = new Map<string, number>();
+  sorted.forEach((title, i) => {
+    const prev = i > 0 ? sorted[i - 1] : null;
+    order.set(title, prev !== null && compareTitles(prev, title) === 0 ? (order.get(prev) as number) : i);
+  });
+  return entries.map((entry, position) => {
+    const video = normaliseEntry(entry);
+    const syllables = pinyinKey(video.title);
+    const names = titleNames(video).map(nameKeys);
+    const entryJson = JSON.stringify(video);
+    return {
+      id: video.id,
+      position,
+      title: video.title,
+      title_order: order.get(video.title) as number,
+      year: video.year,
+      rating: video.rating,
+      duration: video.duration,
+      area: video.area ?? null,
+      language: video.language ?? null,
+      letter: pinyinLetter(video.title),
+      episode_count: video.episodes?.length ?? 1,
+      content_hash: contentHash(entryJson),
+      card: JSON.stringify(cardOf(video)),
+      entry: entryJson,
+      search_title: fold(video.title, toSimplified),
+      search_pinyin: syllables.join(" "),
+      search_pinyin_flat: syllables.join(""),
+      search_names: JSON.stringify(names),
+      search_names_flat: names.map(([text, pinyin]) => `${text}\n${pinyin.replaceAll(" ", "")}`).join("\n"),
+      search_labels: [...video.tags, ...video.category].map((l) => fold(l, toSimplified)).join("\n"),
+      search_description: fold(video.description, toSimplified),
+      categories: [...video.category],
+      episodes: (video.episodes ?? []).map((e, i) => ({ number: i + 1, name: e.name ?? null, video_file: e.videoFile, duration: e.duration })),
+    };
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * The catalogue's data contract: what one entry of catalogue/titles.json may hold. The TypeScript
+ * types (shared/catalogue/types.ts) derive from these schemas, and `npm run catalogue -- check`
+ * (scripts/catalogue/) and the build run validateCatalogue() over the whole file.
+ *
+ * Media files are named by number (`N.mp4`, `N.webp`): the streaming contract serves
+ * /stream/{N}/… for the progressive /N.mp4 (shared/stream/contract.ts).
+ */
+import * as v from "valibot";
+
+const text = (min: number, max: number) =>
+  v.pipe(
+    v.string("must be text"),
+    v.check((s) => s.trim() === s, "must not start or end with spaces"),
+    v.check((s) => !/\p{Cc}/u.test(s), "must not hold control characters"),
+    v.check((s) => [...s].length >= min, min === 1 ? "must not be empty" : `must be at least ${min} characters`),
+    v.check((s) => [...s].length <= max, `must be at most ${max} characters`),
+  );
+
+const textList = (itemMax: number, maxItems: number) =>
+  v.pipe(
+    v.array(text(1, itemMax), "must be a list of texts"),
+    v.maxLength(maxItems, `must hold at most ${maxItems} entries`),
+    v.check((list) => new Set(list).size === list.length, "must not repeat an entry"),
+  );
+
+/** "HH:MM:SS" (films) or "MM:SS" (episodes), minutes and seconds below 60. */
+export const DURATION_PATTERN = /^(?:\d{2}:)?[0-5]\d:[0-5]\d$/;
+/** "N.mp4" or "/N.mp4", N from 1 to 999999 (the same pattern as shared/stream/contract.ts). */
+export const VIDEO_FILE_PATTERN = /^\/?[1-9]\d{0,5}\.mp4$/;
+/** "N.webp" or "/N.webp". */
+export const COVER_PATTERN = /^\/?[1-9]\d{0,5}\.webp$/;
+
+const duration = v.pipe(v.string("must be text"), v.regex(DURATION_PATTERN, 'must look like "02:08:40" or "45:00"'));
+const videoFile = v.pipe(v.string("must be text"), v.regex(VIDEO_FILE_PATTERN, 'must be a media file name such as "12.mp4"'));
+const coverImage = v.pipe(v.string("must be text"), v.regex(COVER_PATTERN, 'must be a cover file name such as "12.webp"'));
+
+/** A missing required field, or a field the schema does not know (a typo such as "yaer"). */
+function keyMessage(issue: v.BaseIssue<unknown>): string {
+  return issue.received === "undefined" ? "is missing" : "is not a known field";
+}
+
+export const EpisodeSchema = v.strictObject(
+  {
+    /** Shown instead of 第N集 when given (variety shows: 第1期：初次见面). */
+    name: v.optional(text(1, 40)),
+    videoFile,
+    duration,
+  },
+  keyMessage,
+);
+
+export const TitleSchema = v.strictObject(
+  {
+    /** video_001 …: "video_" and at least three digits. */
+    id: v.pipe(v.string("must be text"), v.regex(/^video_\d{3,7}$/, 'must be "video_" and 3–7 digits, e.g. "video_051"')),
+    title: text(1, 60),
+    description: text(1, 1000),
+    /** Main categories (电影, 电视剧, 综艺, 纪录片), sub-types (网络剧, 短剧, 微电影, 动画) and genres. */
+    category: v.pipe(textList(20, 12), v.minLength(1, "must name at least one category")),
+    tags: textList(20, 20),
+    year: v.pipe(
+      v.number("must be a number"),
+      v.integer("must be a whole year"),
+      v.minValue(1900, "must be 1900 or later"),
+      v.maxValue(2100, "must be 2100 or earlier"),
+    ),
+    /** Out of 10, one decimal. */
+    rating: v.pipe(
+      v.number("must be a number"),
+      v.minValue(0, "must be 0 or more"),
+      v.maxValue(10, "must be 10 or less"),
+      v.check((r) => Math.round(r * 10) === r * 10, "must have at most one decimal"),
+    ),
+    duration,
+    coverImage,
+    /** The title's media; for a series, episode 1's (episodes[0].videoFile is the same file). */
+    videoFile,
+    /** 地区: 中国大陆, 中国香港, 日本 … */
+    area: v.optional(text(1, 20)),
+    /** 语言: 国语, 粤语, 英语 … */
+    language: v.optional(text(1, 20)),
+    /** 导演 */
+    directors: v.optional(textList(30, 10)),
+    /** 主演 (hosts and guests for variety shows) */
+    actors: v.optional(textList(30, 30)),
+    /** 别名: other names searched and shown. */
+    aliases: v.optional(textList(60, 10)),
+    /** 更新状态 as shown on cards: 更新至12集, 全30集, 已完结, HD … */
+    status: v.optional(text(1, 20)),
+    /** Episodes planned in all, when more than those present (更新至5集 of 16). */
+    totalEpisodes: v.optional(
+      v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(9999, "must be at most 9999")),
+    ),
+    /** A series or variety show: episode N is episodes[N - 1]. */
+    episodes: v.optional(
+      v.pipe(
+        v.array(EpisodeSchema, "must be a list of episodes"),
+        v.minLength(1, "must hold at least one episode"),
+        v.maxLength(9999, "must hold at most 9999 episodes"),
+      ),
+    ),
+  },
+  keyMessage,
+);
+
+export type TitleEntry = v.InferOutput<typeof TitleSchema>;
+export type EpisodeEntry = v.InferOutput<typeof EpisodeSchema>;
+
+/** One problem of the catalogue file: which entry, which field, what is wrong. */
+export interface CatalogueProblem {
+  /** The entry's id, or "#N" (its position from 1) when it has no valid id. */
+  entry: string;
+  /** Dotted path inside the entry ("episodes.3.videoFile"), or "" for the entry itself. */
+  field: string;
+  message: string;
+}
+
+export type CatalogueResult = { ok: true; titles: TitleEntry[] } | { ok: false; problems: CatalogueProblem[] };
+
+function mediaNumber(file: string): string {
+  return file.replace(/^\/+/, "").replace(/\.\w+$/, "");
+}
+
+function issueField(issue: v.BaseIssue<unknown>): string {
+  const keys = (issue.path ?? []).map((item) => String(item.key));
+  // An unknown key's own name is in the message; its path points at it.
+  return keys.join(".");
+}
+
+/** Rules across fields and entries that the per-entry schema cannot express. */
+function crossChecks(titles: ReadonlyArray<{ index: number; entry: TitleEntry }>): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
+  const ids = new Map<string, number>();
+  const media = new Map<string, string>();
+  for (const { index, entry } of titles) {
+    const add = (field: string, message: string) => problems.push({ entry: entry.id, field, message });
+    const seen = ids.get(entry.id);
+    if (seen !== undefined) add("id", `is used twice (entries #${seen + 1} and #${index + 1})`);
+    else ids.set(entry.id, index);
+    const claim = (file: string, field: string) => {
+      const n = mediaNumber(file);
+      const owner = media.get(n);
+      if (owner !== undefined) add(field, `media ${n} is already used by ${owner}`);
+      else media.set(n, `${entry.id} ${field}`);
+    };
+    claim(entry.videoFile, "videoFile");
+    if (mediaNumber(entry.coverImage) !== mediaNumber(entry.videoFile))
+      add("coverImage", `must be the same number as videoFile (${mediaNumber(entry.videoFile)}.webp)`);
+    if (entry.episodes) {
+      const first = entry.episodes[0];
+      if (mediaNumber(first.videoFile) !== mediaNumber(entry.videoFile))
+        add("episodes.0.videoFile", `episode 1 must be the title's own videoFile (${entry.videoFile})`);
+      entry.episodes.slice(1).forEach((episode, i) => claim(episode.videoFile, `episodes.${i + 1}.videoFile`));
+      if (entry.totalEpisodes !== undefined && entry.totalEpisodes < entry.episodes.length)
+        add("totalEpisodes", `is ${entry.totalEpisodes} but ${entry.episodes.length} episodes are listed`);
+    } else if (entry.totalEpisodes !== undefined) add("totalEpisodes", "is set but the title has no episodes");
+  }
+  return problems;
+}
+
+/** Validates a parsed catalogue file: every problem of every entry, or the typed titles. */
+export function validateCatalogue(data: unknown): CatalogueResult {
+  if (!Array.isArray(data)) return { ok: false, problems: [{ entry: "(file)", field: "", message: "must be a JSON list of titles" }] };
+  const problems: CatalogueProblem[] = [];
+  const valid: Array<{ index: number; entry: TitleEntry }> = [];
+  data.forEach((raw: unknown, index) => {
+    const result = v.safeParse(TitleSchema, raw);
+    if (result.success) {
+      valid.push({ index, entry: result.output });
+      return;
+    }
+    const rawId = typeof raw === "object" && raw !== null && "id" in raw && typeof raw.id === "string" && raw.id ? raw.id : `#${index + 1}`;
+    for (const issue of result.issues) problems.push({ entry: rawId, field: issueField(issue), message: issue.message });
+  });
+  problems.push(...crossChecks(valid));
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, titles: valid.map((t) => t.entry) };
+}
+
+/** "video_003 episodes.2.videoFile: must be a media file name such as "12.mp4"" */
+export function formatProblem(problem: CatalogueProblem): string {
+  return `${problem.entry}${problem.field ? " " + problem.field : ""}: ${problem.message}`;
+}

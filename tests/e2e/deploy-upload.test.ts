@@ -1,0 +1,151 @@
+import { appendFile, cp, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planMedia, referencedMedia } from "../../shared/deploy/plan";
+import { validateCatalogue } from "../../shared/catalogue/schema";
+import catalogue from "../../catalogue/titles.json";
+import { checkSite } from "../../scripts/deploy/checks";
+import { listObjects, type MediaEndpoint } from "../../scripts/deploy/endpoint";
+import { localMedia } from "../../scripts/deploy/local-media";
+import { progressBar } from "../../scripts/deploy/progress";
+import { uploadMedia } from "../../scripts/deploy/upload";
+import { TITLES_DIR } from "../../scripts/media/titles";
+import { startLocalSite } from "../../scripts/local-site.mjs";
+import { applyLocalMigrations, importLocalCatalogue } from "../../scripts/prepare-local.mjs";
+import { DESKTOP, launchBrowser, newPage, waitForHydration, waitPlaying } from "./browser";
+
+/**
+ * The deploy's media upload (scripts/deploy/) against the local site: `wrangler dev` with the
+ * upload endpoint on (MEDIA_UPLOAD_TOKEN) and an empty bucket of its own, fed from the packed
+ * titles of .media-cache/ exactly as `npm run deploy` feeds the live worker.
+ */
+const TOKEN = "e2e-upload-token-".padEnd(48, "x");
+const TITLES = ["1", "2", "3"];
+
+let site: Awaited<ReturnType<typeof startLocalSite>>;
+let state: string;
+let packs: string;
+let browser: Browser;
+let endpoint: MediaEndpoint;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+const quiet = () => progressBar("upload", 0, 0, { isTTY: false, write: () => true } as unknown as NodeJS.WriteStream);
+
+beforeAll(async () => {
+  state = await mkdtemp(path.join(tmpdir(), "yingshi-upload-state-"));
+  // A copy of the packs: the test changes a file without touching the shared cache.
+  packs = await mkdtemp(path.join(tmpdir(), "yingshi-upload-packs-"));
+  for (const n of TITLES) await cp(path.join(TITLES_DIR, n), path.join(packs, n), { recursive: true });
+  // The site's catalogue: migrations and the import into this state's D1 (its bucket stays empty).
+  await applyLocalMigrations({ log: () => {}, persistPath: path.join(state, "v3") });
+  await importLocalCatalogue({ log: () => {}, persistPath: path.join(state, "v3") });
+  site = await startLocalSite({ port: await freePort(), persistTo: state, vars: { MEDIA_UPLOAD_TOKEN: TOKEN } });
+  endpoint = { baseURL: site.baseURL, token: TOKEN };
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+  await rm(state, { recursive: true, force: true });
+  await rm(packs, { recursive: true, force: true });
+});
+
+const titles = (() => {
+  const result = validateCatalogue(catalogue);
+  if (!result.ok) throw new Error("catalogue invalid");
+  return result.titles;
+})();
+
+async function plan(numbers: readonly string[]) {
+  const refs = new Map([...referencedMedia(titles)].filter(([n]) => numbers.includes(n)));
+  return planMedia(refs, await localMedia(numbers, packs), await listObjects(endpoint));
+}
+
+describe("deploy upload through the worker's endpoint", () => {
+  it("refuses a wrong token: every file fails with 401 and nothing is written", async () => {
+    const { uploads } = await plan(["1"]);
+    const result = await uploadMedia({ ...endpoint, token: "w".repeat(48) }, uploads, { progress: quiet() });
+    expect(result.uploaded).toBe(0);
+    expect(result.failed.length).toBeGreaterThan(0);
+    expect(result.failed.every((f) => / 401 /.test(f.error))).toBe(true);
+    // A failed title gets none of its playlists.
+    expect(result.held.some((k) => k.endsWith("master.m3u8"))).toBe(true);
+    expect((await listObjects(endpoint)).size).toBe(0);
+  });
+
+  it("uploads two titles; a second run uploads nothing", async () => {
+    const first = await plan(["1", "2"]);
+    expect(first.uploads.length).toBeGreaterThan(40);
+    const result = await uploadMedia(endpoint, first.uploads, { progress: quiet(), concurrency: 6 });
+    expect(result.failed).toEqual([]);
+    expect(result.uploaded).toBe(first.uploads.length);
+    const again = await plan(["1", "2"]);
+    expect(again.uploads).toEqual([]);
+    expect(again.unchanged).toBe(first.uploads.length);
+  });
+
+  it("re-uploads a changed file and not the unchanged ones", async () => {
+    await appendFile(path.join(packs, "2", "stream", "subtitles-zh-CN.vtt"), "\n");
+    const changed = await plan(["1", "2"]);
+    expect(changed.uploads.map((u) => [u.key, u.reason])).toEqual([["stream/2/subtitles-zh-CN.vtt", "changed"]]);
+    const result = await uploadMedia(endpoint, changed.uploads, { progress: quiet() });
+    expect(result.uploaded).toBe(1);
+    expect((await plan(["1", "2"])).uploads).toEqual([]);
+  });
+
+  it("resumes an interrupted upload: the second run sends only what the first did not", async () => {
+    const full = await plan(["3"]);
+    const abort = new AbortController();
+    const first = await uploadMedia(endpoint, full.uploads, {
+      progress: quiet(),
+      concurrency: 2,
+      signal: abort.signal,
+      onFile: () => {
+        if (!abort.signal.aborted) abort.abort();
+      },
+    });
+    expect(first.failed).toEqual([]);
+    expect(first.uploaded).toBeGreaterThan(0);
+    expect(first.uploaded).toBeLessThan(full.uploads.length);
+    // Interrupted during the segments: no playlist of the title is there yet.
+    const listed = await listObjects(endpoint, "stream/3/");
+    expect([...listed.keys()].some((k) => k.endsWith(".m3u8"))).toBe(false);
+    const rest = await plan(["3"]);
+    expect(rest.uploads.length).toBe(full.uploads.length - first.uploaded);
+    const second = await uploadMedia(endpoint, rest.uploads, { progress: quiet() });
+    expect(second.failed).toEqual([]);
+    expect((await plan(["3"])).uploads).toEqual([]);
+  });
+
+  it("the uploaded title passes the post-deploy checks and plays", async () => {
+    const checks = await checkSite(site.baseURL, "1");
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks.map((c) => c.name)).toEqual(["home", "master playlist", "media playlist", "segment", "cover"]);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const { page } = await newPage(context);
+    await page.goto(`${site.baseURL}/video/video_001`);
+    await waitForHydration(page);
+    await waitPlaying(page, 0.5);
+    await context.close();
+  });
+
+  it("names what failed when a title is missing from the bucket", async () => {
+    const checks = await checkSite(site.baseURL, "17");
+    expect(checks.find((c) => c.name === "master playlist")).toMatchObject({ ok: false, detail: "404" });
+    expect(checks.find((c) => c.name === "cover")).toMatchObject({ ok: false, detail: "404" });
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * The catalogue for the browser after hydration:
+ *
+ * - GET /api/page/{path}?{query}: the loader data of the catalogue page at /{path}?{query} (home,
+ *   listings, search, detail) — what the server render used, as JSON, edge-cached. A client
+ *   navigation fetches this and nothing else (client/page-data.ts), and links prefetch it on intent.
+ * - GET /api/titles?ids=a,b,…: cards of the given titles (favourites and history on /profile).
+ */
+import { Hono } from "hono";
+import { isRouteErrorResponse } from "react-router";
+import { isTitleId } from "../../shared/catalogue/categories";
+import type { LibraryCard } from "../../shared/catalogue/card";
+import type { AppContext, AppEnv } from "../app-env";
+import { cachedJson } from "../edge-answers";
+import { anonymousRootData, siteHandler, type ServerLoaderContext } from "../ssr";
+import { episodeNamesOf } from "./episode-names";
+import { cardsByIds, MAX_IDS } from "./titles";
+
+/** Listing and detail data: a minute fresh in browsers (prefetched data is reused), five at the edge. */
+export const PAGE_DATA_CACHE = "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
+
+/** The catalogue pages whose data the browser fetches. */
+const CATALOGUE_PAGE = /^\/(?:|category\/[^/]+|latest|top-rated|search|video\/[^/]+(?:\/[^/]+)?)$/;
+
+/** What a 404 of a page's data says (the same kinds as the page's own not-found answers). */
+export interface PageDataNotFound {
+  notFound: "page" | "video" | "info";
+}
+
+async function statusOf(error: unknown): Promise<{ status: number; kind: PageDataNotFound["notFound"] } | null> {
+  const kindOf = (body: unknown) => {
+    const kind = typeof body === "object" && body !== null ? (body as { kind?: unknown }).kind : null;
+    return kind === "video" || kind === "info" ? kind : "page";
+  };
+  // A loader's `throw data({ kind }, { status })`, as React Router hands it back.
+  if (isRouteErrorResponse(error)) return { status: error.status, kind: kindOf(error.data) };
+  if (typeof error === "object" && error !== null && "init" in error && "data" in error) {
+    const init = (error as { init?: { status?: number } | null }).init;
+    return { status: init?.status ?? 500, kind: kindOf((error as { data?: unknown }).data) };
+  }
+  // queryRoute answers a thrown `data()` as a Response whose body is the data.
+  if (error instanceof Response) return { status: error.status, kind: kindOf(await error.json().catch(() => null)) };
+  return null;
+}
+
+async function pageData(c: AppContext, path: string, search: string) {
+  const origin = new URL(c.req.url).origin;
+  const target = new URL(origin + path + search);
+  // "/" alone names the root route: `?index` asks for the home page's own (index route) loader.
+  if (path === "/") target.searchParams.append("index", "");
+  const request = new Request(target, { signal: c.req.raw.signal });
+  try {
+    const body: unknown = await siteHandler.queryRoute(request, {
+      requestContext: { root: anonymousRootData(c), db: c.env.DB, env: c.env } satisfies ServerLoaderContext,
+    });
+    return { body };
+  } catch (error) {
+    const known = await statusOf(error);
+    if (known && known.status === 404) return { status: 404, body: { notFound: known.kind } satisfies PageDataNotFound };
+    throw error;
+  }
+}
+
+export const catalogueApi = new Hono<AppEnv>();
+
+catalogueApi.get("/page/*", (c) => {
+  const url = new URL(c.req.url);
+  const path = url.pathname.slice("/api/page".length) || "/";
+  if (!CATALOGUE_PAGE.test(path)) return c.json({ notFound: "page" } satisfies PageDataNotFound, 404, { "Cache-Control": "no-store" });
+  return cachedJson(c, url, PAGE_DATA_CACHE, () => pageData(c, path, url.search));
+});
+
+catalogueApi.get("/titles", (c) => {
+  const ids = (c.req.query("ids") ?? "").split(",").filter(isTitleId).slice(0, MAX_IDS);
+  const key = new URL("/api/titles", c.req.url);
+  key.searchParams.set("ids", ids.join(","));
+  return cachedJson(c, key, PAGE_DATA_CACHE, async () => {
+    const [cards, names] = await Promise.all([cardsByIds(c.env.DB, ids), episodeNamesOf(c.env.DB, ids)]);
+    const body: LibraryCard[] = cards.map((card) => {
+      const episodeNames = names.get(card.id);
+      return episodeNames ? { ...card, episodeNames } : card;
+    });
+    return { body };
+  });
+});

@@ -1,0 +1,34 @@
+/** The home page from D1: 8 random picks, 12 newest, 8 top rated and the main categories' counts — one round trip. */
+import { MAIN_CATEGORIES } from "../../shared/catalogue/categories";
+import type { CardItem } from "../../shared/catalogue/card";
+import { CARD_COLUMNS, cardsFrom, HITS_JOIN, resultsOf, type CardRow } from "./cards";
+
+export interface HomeSections {
+  hot: CardItem[];
+  latest: CardItem[];
+  topRated: CardItem[];
+  counts: Array<{ name: string; count: number }>;
+}
+
+export async function queryHome(db: D1Database, sizes: { hot: number; latest: number; topRated: number }): Promise<HomeSections> {
+  const cards = (order: string, limit: number) => db.prepare(`SELECT ${CARD_COLUMNS} FROM titles t ${HITS_JOIN} ORDER BY ${order} LIMIT ?`).bind(limit);
+  const [hot, latest, topRated, ...counts] = await db.batch([
+    cards("random()", sizes.hot),
+    cards("t.year DESC, t.id DESC", sizes.latest),
+    cards("t.rating DESC, t.position", sizes.topRated),
+    // The tiles count as the category listings do: any category containing the name.
+    ...MAIN_CATEGORIES.map((name) =>
+      db
+        .prepare(
+          "SELECT count(DISTINCT title_id) AS n FROM title_categories WHERE category IN (SELECT name FROM categories WHERE instr(lower(name), lower(?)) > 0)",
+        )
+        .bind(name),
+    ),
+  ]);
+  return {
+    hot: cardsFrom(resultsOf<CardRow>(hot)),
+    latest: cardsFrom(resultsOf<CardRow>(latest)),
+    topRated: cardsFrom(resultsOf<CardRow>(topRated)),
+    counts: MAIN_CATEGORIES.map((name, i) => ({ name, count: resultsOf<{ n: number }>(counts[i])[0]?.n ?? 0 })),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The feeds' titles from the D1 catalogue (migrations/0004_catalogue.sql): pages in update order.
+ * Plain pages (the sitemap, RSS, the provide API's unfiltered list) are one LIMIT/OFFSET query;
+ * filtered ones narrow the rows in SQL (category, update time, year, keyword) and apply the exact
+ * rules of worker/feeds/source.ts's matchesQuery to what is left.
+ */
+import type { Video } from "../../shared/catalogue/types";
+import { FEED_CATEGORIES } from "./categories";
+import { matchesQuery, toFeedTitle, type FeedSource, type FeedTitle, type TitleQuery } from "./source";
+
+interface FeedRow {
+  entry: string;
+  updated_at: number;
+  search_pinyin_flat: string;
+}
+
+const COLUMNS = "t.entry, t.updated_at, t.search_pinyin_flat";
+const ORDER = "ORDER BY t.updated_at DESC, t.id DESC";
+
+function feedTitle(row: FeedRow): FeedTitle {
+  return toFeedTitle(JSON.parse(row.entry) as Video, row.updated_at, row.search_pinyin_flat);
+}
+
+/** The category names a type id covers: its own and its sub-categories'. */
+function namesOf(typeId: number): string[] {
+  return FEED_CATEGORIES.filter((c) => c.id === typeId || c.pid === typeId).map((c) => c.name);
+}
+
+export function d1FeedSource(db: D1Database): FeedSource {
+  const parents = new Map(FEED_CATEGORIES.map((c) => [c.id, c.pid]));
+  return {
+    async titles(query: TitleQuery) {
+      const where: string[] = [];
+      const binds: unknown[] = [];
+      if (query.updatedSince !== undefined) {
+        where.push("t.updated_at >= ?");
+        binds.push(query.updatedSince);
+      }
+      if (query.yearFrom !== undefined) {
+        where.push("t.year >= ?");
+        binds.push(query.yearFrom);
+      }
+      if (query.yearTo !== undefined) {
+        where.push("t.year <= ?");
+        binds.push(query.yearTo);
+      }
+      const exact = query.typeId === undefined && !query.keyword && query.ended === undefined;
+      const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+      if (exact) {
+        const [count, rows] = await db.batch([
+          db.prepare(`SELECT COUNT(*) AS n FROM titles t ${clause}`).bind(...binds),
+          db.prepare(`SELECT ${COLUMNS} FROM titles t ${clause} ${ORDER} LIMIT ? OFFSET ?`).bind(...binds, query.limit, query.offset),
+        ]);
+        return { total: (count.results[0] as { n: number } | undefined)?.n ?? 0, items: (rows.results as FeedRow[]).map(feedTitle) };
+      }
+      if (query.typeId !== undefined) {
+        // Other type ids (其他) cannot be narrowed by name: every row is checked.
+        const names = namesOf(query.typeId);
+        if (names.length > 0 && query.typeId !== 9) {
+          where.push("t.id IN (SELECT title_id FROM title_categories WHERE category IN (SELECT value FROM json_each(?)))");
+          binds.push(JSON.stringify(names));
+        }
+      }
+      if (query.keyword) {
+        // A cheap superset in SQL (title or names, case-insensitive); the exact rule runs below.
+        where.push("(instr(lower(t.title), ?) > 0 OR instr(lower(t.entry), ?) > 0)");
+        binds.push(query.keyword.toLowerCase(), query.keyword.toLowerCase());
+      }
+      const narrowed = where.length ? `WHERE ${where.join(" AND ")}` : "";
+      const { results } = await db
+        .prepare(`SELECT ${COLUMNS} FROM titles t ${narrowed} ${ORDER}`)
+        .bind(...binds)
+        .all<FeedRow>();
+      const matching = results.map(feedTitle).filter((title) => matchesQuery(title, query, parents));
+      return { total: matching.length, items: matching.slice(query.offset, query.offset + query.limit) };
+    },
+    async byIds(ids) {
+      if (ids.length === 0) return [];
+      const { results } = await db
+        .prepare(`SELECT ${COLUMNS} FROM titles t WHERE t.id IN (SELECT value FROM json_each(?)) ${ORDER}`)
+        .bind(JSON.stringify([...new Set(ids)].slice(0, 500)))
+        .all<FeedRow>();
+      return results.map(feedTitle);
+    },
+    categories() {
+      return Promise.resolve(FEED_CATEGORIES);
+    },
+  };
+}
+
+/** The site's feed source: the D1 catalogue of this request's environment. */
+export function feedSource(env: Pick<Env, "DB">): FeedSource {
+  return d1FeedSource(env.DB);
+}

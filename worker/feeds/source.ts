@@ -1,0 +1,97 @@
+/**
+ * The one way the feeds (provide API, RSS, sitemap, 排行榜 cards) read titles: pages of titles
+ * in update order with the filters the provide API needs, titles by id, the categories, and an
+ * update time per title. The site's source reads the D1 catalogue (worker/feeds/d1-source.ts);
+ * tests use a source over titles held in memory. Everything is async so that it can be a query.
+ */
+import type { Video } from "../../shared/catalogue/types";
+import { FEED_CATEGORIES, typeIdOf, type FeedCategory } from "./categories";
+
+export type { FeedCategory } from "./categories";
+
+/** One title as the feeds see it. */
+export interface FeedTitle {
+  video: Video;
+  /** Category id of the title (FeedCategory.id): its first category that has an id. */
+  typeId: number;
+  /** When the title (or one of its episodes) last changed, ms since the epoch. */
+  updatedAt: number;
+  /** The title in pinyin without spaces ("wuganglaixin"), for MacCMS's vod_en. */
+  pinyin: string;
+}
+
+export interface TitleQuery {
+  /** Only this category id and its sub-categories. */
+  typeId?: number;
+  /** Matched against the title, its aliases, directors and actors (case-insensitive substring). */
+  keyword?: string;
+  /** Only titles updated at or after this instant (ms). */
+  updatedSince?: number;
+  /** Inclusive year range. */
+  yearFrom?: number;
+  yearTo?: number;
+  /** true: finished titles only (films and series whose every episode is there); false: still updating. */
+  ended?: boolean;
+  /** Rows to skip and rows to return. */
+  offset: number;
+  limit: number;
+}
+
+export interface TitlePage {
+  /** Titles matching the query, before offset and limit. */
+  total: number;
+  /** Newest update first. */
+  items: FeedTitle[];
+}
+
+export interface FeedSource {
+  titles(query: TitleQuery): Promise<TitlePage>;
+  /** The titles among `ids` that exist, in update order; unknown ids are left out. */
+  byIds(ids: readonly string[]): Promise<FeedTitle[]>;
+  categories(): Promise<readonly FeedCategory[]>;
+}
+
+/** Whether a title is complete: a film, or a series with all its planned episodes. */
+export function isEnded(video: Video): boolean {
+  if (!video.episodes) return true;
+  if (/^更新至/.test(video.status ?? "")) return false;
+  return video.totalEpisodes === undefined || video.episodes.length >= video.totalEpisodes;
+}
+
+export function matchesQuery(title: FeedTitle, query: TitleQuery, parents: ReadonlyMap<number, number>): boolean {
+  const { video } = title;
+  if (query.typeId !== undefined && title.typeId !== query.typeId && parents.get(title.typeId) !== query.typeId) return false;
+  if (query.updatedSince !== undefined && title.updatedAt < query.updatedSince) return false;
+  if (query.yearFrom !== undefined && video.year < query.yearFrom) return false;
+  if (query.yearTo !== undefined && video.year > query.yearTo) return false;
+  if (query.ended !== undefined && isEnded(video) !== query.ended) return false;
+  if (query.keyword) {
+    const needle = query.keyword.toLowerCase();
+    const fields = [video.title, ...(video.aliases ?? []), ...(video.directors ?? []), ...(video.actors ?? [])];
+    if (!fields.some((field) => field.toLowerCase().includes(needle))) return false;
+  }
+  return true;
+}
+
+/** A source over a list of titles held in memory (the bundled catalogue, or a test's fixture). */
+export function memorySource(titles: readonly FeedTitle[], categories: readonly FeedCategory[] = FEED_CATEGORIES): FeedSource {
+  const ordered = titles.slice().sort((a, b) => b.updatedAt - a.updatedAt || (a.video.id < b.video.id ? 1 : -1));
+  const parents = new Map(categories.map((c) => [c.id, c.pid]));
+  return {
+    titles(query) {
+      const matching = ordered.filter((title) => matchesQuery(title, query, parents));
+      return Promise.resolve({ total: matching.length, items: matching.slice(query.offset, query.offset + query.limit) });
+    },
+    byIds(ids) {
+      const wanted = new Set(ids);
+      return Promise.resolve(ordered.filter((title) => wanted.has(title.video.id)));
+    },
+    categories() {
+      return Promise.resolve(categories);
+    },
+  };
+}
+
+export function toFeedTitle(video: Video, updatedAt: number, pinyin: string): FeedTitle {
+  return { video, typeId: typeIdOf(video), updatedAt, pinyin: pinyin.replace(/[^a-z0-9]/g, "") };
+}
