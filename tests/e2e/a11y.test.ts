@@ -69,12 +69,23 @@ async function audit(page: Page): Promise<string[]> {
   );
 }
 
-/** The page settled: hydrated, fonts loaded, no CSS transition half-way (contrast is measured on final colours). */
+/**
+ * The page settled: hydrated, fonts loaded, no CSS transition half-way (contrast is measured on final
+ * colours). 弹幕 crossing a playing video move as long as it plays, like the video itself: not waited for.
+ */
 async function settle(page: Page): Promise<void> {
   await waitForHydration(page);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.waitForFunction(
-    () => document.getAnimations().every((a) => a.playState !== "running" || (a.effect?.getTiming().iterations ?? 1) === Infinity),
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (a) =>
+            a.playState !== "running" ||
+            (a.effect?.getTiming().iterations ?? 1) === Infinity ||
+            (a.effect instanceof KeyframeEffect && a.effect.target?.closest(".danmaku-item")),
+        ),
     undefined,
     {
       timeout: 5_000,
