@@ -30,13 +30,14 @@ export function freePort() {
 }
 
 /**
- * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string }} options
+ * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string, cwd?: string }} options
  *   inspectorPort: serve the worker isolate's devtools protocol on 127.0.0.1:<inspectorPort>
+ *   cwd: serve another checkout, built and with its local state prepared by the caller (a test's copy)
  * @returns {Promise<{ baseURL: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
  */
-export async function startLocalSite({ port, log = () => {}, vars = {}, inspectorPort, persistTo }) {
+export async function startLocalSite({ port, log = () => {}, vars = {}, inspectorPort, persistTo, cwd = root }) {
   // persistTo: serve another local state directory (already seeded by the caller, e.g. the video benchmark).
-  if (!persistTo) await prepareLocal({ log });
+  if (!persistTo && cwd === root) await prepareLocal({ log });
   const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const inspectorArgs = inspectorPort ? ["--inspector-port", String(inspectorPort), "--inspector-ip", "127.0.0.1"] : [];
@@ -56,7 +57,7 @@ export async function startLocalSite({ port, log = () => {}, vars = {}, inspecto
       ...inspectorArgs,
       ...varArgs,
     ],
-    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   child.stdout?.on("data", (d) => (output += d));

@@ -1,12 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FFMPEG_PATH } from "../../scripts/media/ffmpeg";
-import { freePort } from "../../scripts/local-site.mjs";
-import { waitForServer } from "../../scripts/wait-for-server.mjs";
+import { freePort, startLocalSite } from "../../scripts/local-site.mjs";
 import { DESKTOP, launchBrowser, newPage, waitForHydration, waitPlaying } from "./browser";
 
 /**
@@ -32,7 +31,7 @@ const COPIED = [
 ];
 
 let copy: string;
-let server: ChildProcess | undefined;
+let site: Awaited<ReturnType<typeof startLocalSite>> | undefined;
 let baseURL: string;
 let browser: Browser;
 let addOutput = "";
@@ -83,41 +82,14 @@ beforeAll(async () => {
     encoding: "utf8",
   });
   expect(build.status, build.stderr).toBe(0);
-  const port = await freePort();
-  let output = "";
-  server = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
-      "dev",
-      "--port",
-      String(port),
-      "--ip",
-      "127.0.0.1",
-      "--log-level",
-      "warn",
-      "--show-interactive-dev-session=false",
-    ],
-    {
-      cwd: copy,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  server.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  server.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  baseURL = `http://127.0.0.1:${port}`;
-  await waitForServer({ url: `${baseURL}/robots.txt`, child: server, output: () => output });
+  site = await startLocalSite({ port: await freePort(), cwd: copy });
+  baseURL = site.baseURL;
   browser = await launchBrowser();
 }, 600_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server?.once("exit", resolve));
-    server.kill("SIGTERM");
-    await exited;
-  }
+  await site?.stop();
   if (copy) await rm(copy, { recursive: true, force: true });
 });
 
