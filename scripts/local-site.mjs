@@ -5,12 +5,29 @@
  * it answers. Used by the e2e tests, the benchmark and the load test.
  */
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareLocal } from "./prepare-local.mjs";
 import { waitForServer } from "./wait-for-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * A loopback port free right now (the system picks it), so test sites of several checkouts or
+ * runs never answer each other's requests.
+ * @returns {Promise<number>}
+ */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
 
 /**
  * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string }} options

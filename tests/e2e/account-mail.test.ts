@@ -129,8 +129,8 @@ describe("e-mail confirmation (AUTH_AUTO_CONFIRM=false) through the development 
 
   beforeAll(async () => {
     const root = path.resolve(import.meta.dirname, "../..");
-    const { startLocalSite } = (await import(path.join(root, "scripts/local-site.mjs"))) as typeof import("../../scripts/local-site.mjs");
-    site = await startLocalSite({ port: Number(process.env.E2E_PORT ?? 8791) + 100, vars: { AUTH_AUTO_CONFIRM: "false" } });
+    const { freePort, startLocalSite } = (await import(path.join(root, "scripts/local-site.mjs"))) as typeof import("../../scripts/local-site.mjs");
+    site = await startLocalSite({ port: await freePort(), vars: { AUTH_AUTO_CONFIRM: "false" } });
   }, 120_000);
 
   afterAll(async () => {

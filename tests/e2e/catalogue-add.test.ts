@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FFMPEG_PATH } from "../../scripts/media/ffmpeg";
+import { freePort } from "../../scripts/local-site.mjs";
 import { waitForServer } from "../../scripts/wait-for-server.mjs";
 import { DESKTOP, launchBrowser, newPage, waitForHydration, waitPlaying } from "./browser";
 
@@ -37,17 +37,6 @@ let baseURL: string;
 let browser: Browser;
 let addOutput = "";
 let secondOutput = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", FORCE_COLOR: "0", CI: "true" };
 const tsx = (args: string[]) =>

@@ -1,5 +1,4 @@
 import { appendFile, cp, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -13,7 +12,7 @@ import { localMedia } from "../../scripts/deploy/local-media";
 import { progressBar } from "../../scripts/deploy/progress";
 import { uploadMedia } from "../../scripts/deploy/upload";
 import { TITLES_DIR } from "../../scripts/media/titles";
-import { startLocalSite } from "../../scripts/local-site.mjs";
+import { freePort, startLocalSite } from "../../scripts/local-site.mjs";
 import { applyLocalMigrations, importLocalCatalogue } from "../../scripts/prepare-local.mjs";
 import { DESKTOP, launchBrowser, newPage, waitForHydration, waitPlaying } from "./browser";
 
@@ -30,17 +29,6 @@ let state: string;
 let packs: string;
 let browser: Browser;
 let endpoint: MediaEndpoint;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 const quiet = () => progressBar("upload", 0, 0, { isTTY: false, write: () => true } as unknown as NodeJS.WriteStream);
 

@@ -1,8 +1,5 @@
 import type { TestProject } from "vitest/node";
 
-/** Port of the site under test (not 8787, so a running `npm start` does not clash). */
-const PORT = Number(process.env.E2E_PORT ?? 8791);
-
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
@@ -11,11 +8,12 @@ declare module "vitest" {
 
 /**
  * Serves the built site with `wrangler dev` (the same command as `npm start`)
- * on its own port, with the local bindings prepared (scripts/local-site.mjs).
+ * on a free port ($E2E_PORT when set), with the local bindings prepared (scripts/local-site.mjs).
+ * A fixed port would let a run talk to another checkout's site, or to a running `npm start`.
  */
 export default async function setup(project: TestProject) {
-  const { startLocalSite } = await import("../../scripts/local-site.mjs");
-  const site = await startLocalSite({ port: PORT });
+  const { freePort, startLocalSite } = await import("../../scripts/local-site.mjs");
+  const site = await startLocalSite({ port: process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort() });
   project.provide("baseURL", site.baseURL);
   return () => site.stop();
 }
