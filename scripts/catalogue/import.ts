@@ -65,36 +65,72 @@ function wrangler(args: string[]): string {
   return out.stdout;
 }
 
-/** Runs statements through `wrangler d1 execute` as SQL files (one per few thousand statements). */
-function runFiles(statements: readonly Statement[], where: string[]): Promise<void> {
+/** D1's longest SQL statement is 100,000 bytes: merged INSERTs stay well under it. */
+const MAX_STATEMENT_BYTES = 90_000;
+
+const INSERT_HEAD = /^(INSERT(?: OR REPLACE)? INTO \w+ \([^)]*\) VALUES )/;
+
+/**
+ * The statements as one SQL text, parameters written in. Consecutive INSERTs into the same table
+ * and columns become one statement of many rows (up to MAX_STATEMENT_BYTES): the bound form is
+ * capped at 100 parameters, a literal statement is not, and each statement costs the database
+ * a parse and a round through its executor.
+ */
+export function sqlFile(statements: readonly Statement[]): string {
+  const out: string[] = [];
+  let head: string | null = null;
+  let tuples: string[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (head !== null && tuples.length > 0) out.push(head + tuples.join(", ") + ";");
+    head = null;
+    tuples = [];
+    bytes = 0;
+  };
+  for (const statement of statements) {
+    const sql = inlineStatement(statement).slice(0, -1);
+    const match = INSERT_HEAD.exec(sql);
+    if (!match) {
+      flush();
+      out.push(sql + ";");
+      continue;
+    }
+    const values = sql.slice(match[1].length);
+    const size = Buffer.byteLength(values) + 2;
+    if (head !== match[1] || bytes + size > MAX_STATEMENT_BYTES) {
+      flush();
+      head = match[1];
+      bytes = Buffer.byteLength(head);
+    }
+    tuples.push(values);
+    bytes += size;
+  }
+  flush();
+  return out.join("\n") + "\n";
+}
+
+/** Runs statements through `wrangler d1 execute` as one SQL file, once. */
+function runFile(statements: readonly Statement[], where: string[]): Promise<void> {
   if (statements.length === 0) return Promise.resolve();
   const dir = mkdtempSync(path.join(tmpdir(), "catalogue-import-"));
   try {
-    for (let i = 0; i < statements.length; i += 20000) {
-      const file = path.join(dir, `part-${i}.sql`);
-      writeFileSync(
-        file,
-        statements
-          .slice(i, i + 20000)
-          .map(inlineStatement)
-          .join("\n") + "\n",
-      );
-      wrangler(["d1", "execute", DB_BINDING, ...where, "--yes", "--file", file]);
-    }
+    const file = path.join(dir, "import.sql");
+    writeFileSync(file, sqlFile(statements));
+    wrangler(["d1", "execute", DB_BINDING, ...where, "--yes", "--file", file]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return Promise.resolve();
 }
 
-/** The deployed D1 database through wrangler (statements go as one file per few thousand). */
+/** The deployed D1 database through wrangler (the statements go as one SQL file, run once). */
 function remoteDb(config: string[]): CatalogueDb {
   return {
     rows<T>(sql: string) {
       const out = JSON.parse(wrangler(["d1", "execute", DB_BINDING, "--remote", ...config, "--json", "--command", sql])) as Array<{ results: T[] }>;
       return Promise.resolve(out.flatMap((r) => r.results));
     },
-    run: (statements) => runFiles(statements, ["--remote", ...config]),
+    run: (statements) => runFile(statements, ["--remote", ...config]),
   };
 }
 
@@ -103,7 +139,7 @@ const PROXY_MAX_STATEMENTS = 2000;
 
 /**
  * The local D1 database: read through the open proxy binding; written through it when the
- * import is small, else as SQL files by `wrangler d1 execute --local` (seconds, not minutes, for
+ * import is small, else as one SQL file run by `wrangler d1 execute --local` (seconds, not minutes, for
  * 10,000 titles). `persistTo` is wrangler dev's state directory (the proxy's).
  */
 function localDb(db: D1Database, persistTo: string | undefined): CatalogueDb {
@@ -111,7 +147,7 @@ function localDb(db: D1Database, persistTo: string | undefined): CatalogueDb {
   return {
     rows: (sql) => proxy.rows(sql),
     run: (statements) =>
-      statements.length <= PROXY_MAX_STATEMENTS ? proxy.run(statements) : runFiles(statements, ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]),
+      statements.length <= PROXY_MAX_STATEMENTS ? proxy.run(statements) : runFile(statements, ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]),
   };
 }
 
@@ -124,8 +160,9 @@ export async function importIntoD1(db: D1Database, file: string = CATALOGUE_FILE
 }
 
 export function importSummary(outcome: ImportOutcome): string {
-  const { titles, added, changed, moved, removed, unchanged, ms } = outcome;
-  return `catalogue: ${titles} titles imported in ${ms} ms — ${added} added, ${changed} changed, ${moved} moved, ${removed} removed, ${unchanged} unchanged`;
+  const { titles, added, changed, moved, removed, unchanged, rekeyed, ms } = outcome;
+  const keys = rekeyed > 0 ? `, search keys rewritten for ${rekeyed}` : "";
+  return `catalogue: ${titles} titles imported in ${ms} ms — ${added} added, ${changed} changed, ${moved} moved, ${removed} removed, ${unchanged} unchanged${keys}`;
 }
 
 /** The whole command: validate, then import locally or remotely. */

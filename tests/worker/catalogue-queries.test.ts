@@ -123,9 +123,21 @@ describe("search from D1 = the in-memory reference", () => {
     "ＷＧＬＸ",
     "「爱」！",
     "长".repeat(100),
+    "4",
+    "爱 2",
     "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
   ];
-  const EXTRA = ["", "sort=rating", "sort=year", "sort=title", "page=2", "page=99", "category=科幻", "category=不存在&sort=rating"];
+  const EXTRA = [
+    "",
+    "sort=rating",
+    "sort=year",
+    "sort=title",
+    "page=2",
+    "page=99",
+    "category=科幻",
+    "category=不存在&sort=rating",
+    "category=科幻&page=2&sort=title",
+  ];
 
   it(`${SEARCHES.length} queries × ${EXTRA.length} filters, sorts and pages`, async () => {
     for (const q of SEARCHES) {
