@@ -97,6 +97,8 @@ describe("search from D1 = the in-memory reference", () => {
   const engine = createSearchEngine(entries, keys, toSimplified, namesPinyin);
   const first = entries[0];
   const actor = first.actors?.[0] ?? "";
+  /** The pinyin of the first title's first name (director), written together: a tier-5 pinyin match. */
+  const namePinyin = ((JSON.parse(rows[0].search_names) as Array<[string, string]>)[0]?.[1] ?? "").replaceAll(" ", "");
   const SEARCHES = [
     "爱",
     "春",
@@ -125,6 +127,10 @@ describe("search from D1 = the in-memory reference", () => {
     "长".repeat(100),
     "4",
     "爱 2",
+    "4k",
+    "爱 a",
+    "ai chun",
+    namePinyin,
     "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
   ];
   const EXTRA = [
