@@ -68,8 +68,7 @@ export async function applyLocalMigrations({
 export async function importLocalCatalogue({ log = console.log, file = process.env.CATALOGUE_FILE || undefined, persistPath = undefined } = {}) {
   const proxy = await openLocalBindings(persistPath);
   try {
-    // A large import goes through `wrangler d1 execute --persist-to`, which wants the state's parent.
-    const outcome = await importIntoD1(proxy.env.DB, file, persistPath ? path.dirname(persistPath) : undefined);
+    const outcome = await importIntoD1(proxy.env.DB, file);
     log(importSummary(outcome));
     return outcome;
   } finally {
