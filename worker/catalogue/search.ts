@@ -111,29 +111,28 @@ function matchesInSql(terms: readonly string[]): Matches {
   };
 }
 
-/** A term's candidate condition: found in the title, names, labels or description, or spelt by the pinyin. */
-function termCondition(term: string): { sql: string; params: string[] } {
-  const columns = ["t.search_title", "t.search_names_flat", "t.search_labels", "t.search_description"];
-  const parts = columns.map((column) => `instr(${column}, ?) > 0`);
-  const params = columns.map(() => term);
-  if (LATIN.test(term)) {
-    // Pinyin: every letter comes from a syllable in order (wglx, wugang, wu港: w…u). Folded terms
-    // hold only letters and digits: no LIKE wildcard can appear in them.
-    const letters = [...term].filter((c) => LATIN.test(c)).slice(0, MAX_PATTERN_LETTERS);
-    const spelt = `%${letters.join("%")}%`;
-    parts.push("t.search_pinyin_flat LIKE ?", "t.search_names_flat LIKE ?");
-    params.push(spelt, spelt);
-  }
-  return { sql: `(${parts.join(" OR ")})`, params };
+/**
+ * A term's pinyin pattern: its letters in order, the first at the start of a syllable (every
+ * piece a term is typed in starts a syllable, and so does its first letter). A necessary
+ * condition of a pinyin match, for `' ' || search_pinyin` and for the names' JSON with its
+ * quotes turned into spaces. Folded terms hold only letters and digits: no LIKE wildcard.
+ */
+function pinyinPattern(term: string): string {
+  const letters = [...term].filter((c) => LATIN.test(c)).slice(0, MAX_PATTERN_LETTERS);
+  return `% ${letters.join("%")}%`;
 }
 
-/** A pinyin candidate: its keys and, per term (then the joined terms), the tier SQL found without pinyin or names. */
+/**
+ * A pinyin candidate: its keys and, per term (then the joined terms), the tier SQL found without
+ * pinyin (`k`; names too for a term without letters), whether the title's pinyin may match
+ * (`p`) and whether a name may (`n`).
+ */
 interface PinyinRow {
   id: string;
   search_title: string;
   search_pinyin: string;
   search_names: string;
-  [key: `k${number}`]: number;
+  [key: `${"k" | "p" | "n"}${number}`]: number;
 }
 
 /** A name's folded text and syllables (null when they do not pair up with its characters). */
@@ -151,44 +150,49 @@ function nameKeys(text: string, pinyin: string): { chars: string[]; text: string
 function pinyinTier(row: PinyinRow, terms: readonly string[]): number {
   const title = nameKeys(row.search_title, row.search_pinyin);
   let names: Array<ReturnType<typeof nameKeys>> | null = null;
-  const termTier = (term: string, sqlTier: number): number => {
-    if (sqlTier <= TIER.titleContains) return sqlTier;
-    const letters = hasPinyinLetters(term);
-    if (letters && title.syllables) {
+  const termTier = (term: string, i: number): number => {
+    const sqlTier = row[`k${i}`];
+    if (sqlTier <= TIER.titleContains || !hasPinyinLetters(term)) return sqlTier;
+    if (row[`p${i}`] && title.syllables) {
       const range = matchPinyin(title.chars, title.syllables, term);
       if (range) return range.start === 0 ? TIER.pinyinPrefix : TIER.pinyinContains;
     }
+    if (!row[`n${i}`]) return sqlTier;
     names ??= (JSON.parse(row.search_names) as Array<[string, string]>).map(([text, pinyin]) => nameKeys(text, pinyin));
-    if (names.some((n) => n.text.includes(term) || (letters && n.syllables !== null && matchPinyin(n.chars, n.syllables, term) !== null)))
-      return TIER.aliasOrPerson;
+    if (names.some((n) => n.text.includes(term) || (n.syllables !== null && matchPinyin(n.chars, n.syllables, term) !== null))) return TIER.aliasOrPerson;
     return sqlTier;
   };
   let tier = 0;
   for (const [i, term] of terms.entries()) {
-    const t = termTier(term, row[`k${i}`]);
+    const t = termTier(term, i);
     if (t >= NO_MATCH) return NO_MATCH;
     tier = Math.max(tier, t);
   }
-  if (terms.length > 1) tier = Math.min(tier, termTier(terms.join(""), row[`k${terms.length}`]));
+  if (terms.length > 1) tier = Math.min(tier, termTier(terms.join(""), terms.length));
   return tier;
 }
 
 /** The matches of a query with Latin letters: SQL's candidates ranked by pinyin in the worker, as a JSON table. */
 async function matchesByPinyin(db: D1Database, terms: readonly string[]): Promise<Matches> {
-  const conditions = terms.map(termCondition);
   const all = withJoined(terms);
-  const keys = all.map((term, i) => `${tierSql(i + 1, !hasPinyinLetters(term))} AS k${i}`).join(", ");
-  const first = all.length + 1;
-  const where = conditions
-    .map((c, i) => {
-      let n = first + conditions.slice(0, i).reduce((sum, d) => sum + d.params.length, 0);
-      return c.sql.replace(/\?/g, () => `?${n++}`);
-    })
-    .join(" AND ");
-  const limit = first + conditions.reduce((sum, c) => sum + c.params.length, 0);
+  // ?1 … the terms, then the pinyin patterns of those with letters, then the limit.
+  const params: Array<string | number> = [...all];
+  const columns = all.map((term, i) => {
+    const k = `${tierSql(i + 1, !hasPinyinLetters(term))} AS k${i}`;
+    if (!hasPinyinLetters(term)) return `${k}, 0 AS p${i}, 0 AS n${i}`;
+    params.push(pinyinPattern(term));
+    const pattern = `?${params.length}`;
+    return `${k}, (' ' || t.search_pinyin) LIKE ${pattern} AS p${i}, (instr(t.search_names_flat, ?${i + 1}) > 0 OR replace(t.search_names, '"', ' ') LIKE ${pattern}) AS n${i}`;
+  });
+  params.push(MAX_CANDIDATES);
+  // Every term must be found in the text or may match by pinyin (the joined terms need not).
+  const where = terms.map((_, i) => `(k${i} < ${NO_MATCH} OR p${i} OR n${i})`).join(" AND ");
   const { results } = await db
-    .prepare(`SELECT t.id, t.search_title, t.search_pinyin, t.search_names, ${keys} FROM titles t WHERE ${where} ORDER BY t.position LIMIT ?${limit}`)
-    .bind(...all, ...conditions.flatMap((c) => c.params), MAX_CANDIDATES)
+    .prepare(
+      `SELECT * FROM (SELECT t.id, t.position, t.search_title, t.search_pinyin, t.search_names, ${columns.join(", ")} FROM titles t) ` +
+        `WHERE ${where} ORDER BY position LIMIT ?${params.length}`,
+    )
+    .bind(...params)
     .all<PinyinRow>();
   const ranked: Array<[string, number]> = [];
   for (const row of results) {
