@@ -8,8 +8,10 @@
  *   - JS gzip before interaction per route (the entry and the chunks the page preloads),
  *   - the worker's gzip size (wrangler deploy --dry-run),
  *   - SSR CPU per uncached render (V8 profile of the worker isolate) of /, /category/all,
- *     /category/all?page=300, /search?q=爱, /video/video_001,
- *   - the time to import the catalogue.
+ *     /category/all?page=300, /search?q=爱 (ranked in SQL), /search?q=ai (pinyin: candidates
+ *     ranked in the worker), /video/video_001,
+ *   - the time to import the catalogue,
+ *   - the machine's 1-minute load average before and after each catalogue's measurements.
  * The local D1 gets the built-in catalogue back at the end. Results: test-output/bench-catalogue.json.
  */
 import { spawnSync } from "node:child_process";
@@ -31,7 +33,8 @@ process.env.WRANGLER_SEND_METRICS = "false";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = Number(process.env.BENCH_PORT ?? 8795);
 const INSPECTOR_PORT = PORT + 1000;
-const ROUTES = ["/", "/category/all", "/category/all?page=300", "/search?q=爱", "/video/video_001"];
+const ROUTES = ["/", "/category/all", "/category/all?page=300", "/search?q=爱", "/search?q=ai", "/video/video_001"];
+const load = () => Number(os.loadavg()[0].toFixed(2));
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 40);
 const gzipSize = (/** @type {Buffer | string} */ buf) => zlib.gzipSync(buf, { level: 9 }).length;
 
@@ -62,6 +65,7 @@ async function cpuPerRender(devtools, base, route) {
 
 /** @param {string} label @param {string | undefined} file */
 async function measure(label, file) {
+  const loadBefore = load();
   const outcome = await importLocalCatalogue({ file, log: () => {} });
   const site = await startLocalSite({ port: PORT, inspectorPort: INSPECTOR_PORT, vars: { PAGE_CACHE: "off" }, persistTo: path.join(root, ".wrangler/state") });
   const devtools = await connectDevtools(INSPECTOR_PORT);
@@ -76,7 +80,7 @@ async function measure(label, file) {
         cpuMs: devtools ? await cpuPerRender(devtools, site.baseURL, route) : null,
       };
     }
-    return { label, titles: outcome.titles, importMs: outcome.ms, import: outcome, routes };
+    return { label, titles: outcome.titles, importMs: outcome.ms, import: outcome, routes, loadAverage: [loadBefore, load()] };
   } finally {
     devtools?.close();
     await site.stop();
@@ -121,6 +125,7 @@ async function main() {
   console.log(
     `import: ${builtIn.titles} titles ${builtIn.importMs} ms · ${generated.titles} titles ${generated.importMs} ms (${JSON.stringify(generated.import)})`,
   );
+  console.log(`load average (1 min, before → after): ${builtIn.loadAverage.join(" → ")} · ${generated.loadAverage.join(" → ")} on ${os.cpus().length} CPUs`);
 }
 
 main().catch((error) => {

@@ -12,6 +12,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
+import { statements } from "./sql-statements.mjs";
 
 register();
 const { prepareMedia } = await import("./media/prepare.ts");
@@ -25,21 +26,6 @@ process.env.WRANGLER_SEND_METRICS = "false";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MIGRATIONS_DIR = path.join(REPO_ROOT, "migrations");
-
-/**
- * Splits a migration file into statements (no semicolons inside our SQL strings).
- * @param {string} sql
- * @returns {string[]}
- */
-function statements(sql) {
-  return sql
-    .split("\n")
-    .filter((line) => !line.trim().startsWith("--"))
-    .join("\n")
-    .split(";")
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
 
 /**
  * Applies migrations/*.sql to the local D1 database, recording them in the

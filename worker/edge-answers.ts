@@ -77,14 +77,19 @@ export interface CachedBody {
 }
 
 /**
- * Answers `render()` (always a 200) through the edge cache under `key`, a normalised form of the
- * request chosen by the caller so that equivalent URLs share one entry, plus the build.
+ * Answers `render()` through the edge cache under `key`, a normalised form of the request chosen
+ * by the caller so that equivalent URLs share one entry, plus the build: a 200 with
+ * `cacheControl`, stored; or, when `render()` gives null (nothing there, e.g. a sitemap part past
+ * the last), a 404 with `no-store`, not stored — so the part can appear later without waiting
+ * for a cached 404 to expire.
  */
-export async function cachedText(c: AppContext, key: string, cacheControl: string, render: () => Promise<CachedBody>): Promise<Response> {
+export async function cachedText(c: AppContext, key: string, cacheControl: string, render: () => Promise<CachedBody | null>): Promise<Response> {
   const keyUrl = new URL("/__answers-cache", c.req.url);
   keyUrl.searchParams.set("k", key);
   return throughEdgeCache(c, answerCache(c), keyOf(keyUrl), async () => {
-    const { body, contentType } = await render();
-    return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": cacheControl } });
+    const rendered = await render();
+    if (rendered === null)
+      return new Response("404 Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+    return new Response(rendered.body, { headers: { "Content-Type": rendered.contentType, "Cache-Control": cacheControl } });
   });
 }

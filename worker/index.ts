@@ -15,7 +15,7 @@ import { handlePage } from "./pages";
 import { securityHeaders, streamSecurityHeaders } from "./security";
 import { provideApi } from "./feeds/provide";
 import { playsApi } from "./plays/api";
-import { robotsHandler, rssHandler, sitemapHandler } from "./seo";
+import { robotsHandler, rssHandler, sitemapHandler, sitemapPartHandler } from "./seo";
 import { streamRoutes } from "./stream/index";
 import { uploadApi } from "./upload/api";
 
@@ -59,6 +59,7 @@ app.all("/auth/v1/*", async (c, next) => {
 app.all("/dev/*", (c, next) => (isLocalHost(new URL(c.req.url).hostname) ? devMailbox.fetch(c.req.raw, c.env, c.executionCtx) : next()));
 
 app.get("/sitemap.xml", sitemapHandler);
+app.get("/:file{sitemap-[1-9][0-9]{0,5}\\.xml}", sitemapPartHandler);
 app.get("/robots.txt", robotsHandler);
 app.get("/rss.xml", rssHandler);
 // The MacCMS v10 provide API for TV-box apps and aggregators (docs/provide-api.md).

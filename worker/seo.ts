@@ -2,8 +2,9 @@ import { MAIN_CATEGORIES } from "../shared/catalogue/categories";
 import { INFO_PAGE_TYPES } from "../shared/content/info-page-types";
 import { siteConfigFrom } from "../shared/site-config";
 import type { AppContext } from "./app-env";
-import { rssXml, RSS_SIZE, sitemapXml } from "./feeds/crawl-feeds";
-import { feedSource } from "./feeds/d1-source";
+import { cachedText } from "./edge-answers";
+import { rssXml, RSS_SIZE, sitemapIndexXml, sitemapXml } from "./feeds/crawl-feeds";
+import { feedSource, sitemapPartTitles, sitemapParts } from "./feeds/d1-source";
 
 /** Every public page a crawler should know besides the titles: home, categories, listings, 排行榜, info pages. */
 export function sitemapPaths(): string[] {
@@ -18,8 +19,15 @@ export function sitemapPaths(): string[] {
   ];
 }
 
-/** Titles a sitemap holds at most (the protocol's limit is 50,000 URLs per file, episodes included). */
-const SITEMAP_TITLES = 5000;
+/**
+ * Title and episode pages per sitemap part. The protocol allows 50,000 URLs or 50 MB per file;
+ * what bounds a part here is the worker: each part is rendered whole (every title's entry parsed,
+ * its video entries written, ~1 KB of XML per page), so 1,000 pages keep one render at a few ms
+ * of CPU (the free plan allows 10 ms) and about 1 MB of XML. Above one part's worth of pages,
+ * /sitemap.xml becomes a sitemap index of /sitemap-N.xml (20 parts at 10,000 generated titles);
+ * below it, it stays the plain sitemap.
+ */
+export const SITEMAP_PART_URLS = 1000;
 
 export function robotsTxt(origin: string): string {
   return ["User-agent: *", "Allow: /", "Disallow: /api/", "Disallow: /profile", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
@@ -30,11 +38,26 @@ const CACHE = "public, max-age=3600, s-maxage=86400";
 /** The feed is polled: fifteen minutes. */
 const RSS_CACHE = "public, max-age=900, s-maxage=900";
 
-export async function sitemapHandler(c: AppContext): Promise<Response> {
-  const { items } = await feedSource(c.env).titles({ offset: 0, limit: SITEMAP_TITLES });
-  return c.body(sitemapXml(configOfRequest(c).origin, sitemapPaths(), items), 200, {
-    "Content-Type": "application/xml; charset=utf-8",
-    "Cache-Control": CACHE,
+const XML = "application/xml; charset=utf-8";
+
+/** GET /sitemap.xml: the sitemap, or the index of its parts when the catalogue has more than one part of pages. */
+export function sitemapHandler(c: AppContext): Promise<Response> {
+  return cachedText(c, "sitemap", CACHE, async () => {
+    const { origin } = configOfRequest(c);
+    const parts = await sitemapParts(c.env.DB, SITEMAP_PART_URLS);
+    if (parts.length > 1) return { body: sitemapIndexXml(origin, parts), contentType: XML };
+    const titles = parts.length === 1 ? await sitemapPartTitles(c.env.DB, 1, SITEMAP_PART_URLS) : [];
+    return { body: sitemapXml(origin, sitemapPaths(), titles), contentType: XML };
+  });
+}
+
+/** GET /sitemap-N.xml: part N (the site's own pages go in part 1); a part that does not exist is a 404, never cached. */
+export function sitemapPartHandler(c: AppContext): Promise<Response> {
+  const part = Number(/^sitemap-([1-9][0-9]{0,5})\.xml$/.exec(c.req.param("file") ?? "")?.[1] ?? 0);
+  return cachedText(c, `sitemap-${part}`, CACHE, async () => {
+    const titles = part > 0 ? await sitemapPartTitles(c.env.DB, part, SITEMAP_PART_URLS) : [];
+    if (titles.length === 0) return null;
+    return { body: sitemapXml(configOfRequest(c).origin, part === 1 ? sitemapPaths() : [], titles), contentType: XML };
   });
 }
 

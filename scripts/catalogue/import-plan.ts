@@ -31,6 +31,8 @@ export interface TitleRow {
   search_names_flat: string;
   search_labels: string;
   search_description: string;
+  /** `search_chars` rows: each folded character once, with its best tier. */
+  search_chars: Array<[string, number]>;
   categories: string[];
   episodes: Array<{ number: number; name: string | null; video_file: string; duration: string }>;
 }
@@ -56,6 +58,8 @@ export interface ImportReport {
   moved: number;
   removed: number;
   unchanged: number;
+  /** Unchanged entries whose search keys were written by an older import (SEARCH_VERSION): rewritten. */
+  rekeyed: number;
 }
 
 /** D1 allows at most 100 bound parameters per statement. */
@@ -85,46 +89,33 @@ const TITLE_COLUMNS = [
   "search_description",
 ] as const satisfies ReadonlyArray<keyof TitleRow>;
 
-function multiInsert(table: string, columns: readonly string[], rows: readonly SqlValue[][]): Statement[] {
+function multiInsert(table: string, columns: readonly string[], rows: readonly SqlValue[][], verb = "INSERT"): Statement[] {
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const out: Statement[] = [];
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement);
     const values = chunk.map(() => `(${columns.map(() => "?").join(", ")})`).join(", ");
-    out.push({ sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values}`, params: chunk.flat() });
+    out.push({ sql: `${verb} INTO ${table} (${columns.join(", ")}) VALUES ${values}`, params: chunk.flat() });
   }
   return out;
 }
 
-/** Writes one whole title (new or changed): its row, categories and episodes. */
-function writeTitle(row: TitleRow, now: number, isNew: boolean): Statement[] {
-  const values = TITLE_COLUMNS.map((c) => row[c]);
-  const upsert: Statement = isNew
-    ? {
-        sql: `INSERT OR REPLACE INTO titles (${TITLE_COLUMNS.join(", ")}, added_at, updated_at) VALUES (${TITLE_COLUMNS.map(() => "?").join(", ")}, ?, ?)`,
-        params: [...values, now, now],
-      }
-    : {
-        sql: `UPDATE titles SET ${TITLE_COLUMNS.slice(1)
-          .map((c) => `${c} = ?`)
-          .join(", ")}, updated_at = ? WHERE id = ?`,
-        params: [...values.slice(1), now, row.id],
-      };
-  return [
-    upsert,
-    { sql: "DELETE FROM title_categories WHERE title_id = ?", params: [row.id] },
-    ...multiInsert(
-      "title_categories",
-      ["category", "title_id"],
-      row.categories.map((c) => [c, row.id]),
-    ),
-    { sql: "DELETE FROM episodes WHERE title_id = ?", params: [row.id] },
-    ...multiInsert(
-      "episodes",
-      ["title_id", "number", "name", "video_file", "duration"],
-      row.episodes.map((e) => [row.id, e.number, e.name, e.video_file, e.duration]),
-    ),
-  ];
+/** The version of the search keys (`search_chars`) this import writes; older titles get theirs rewritten. */
+export const SEARCH_VERSION = 1;
+
+/** `DELETE FROM {table} WHERE {column} IN (…)` for `ids`, in statements of at most 100 ids. */
+function deleteIn(table: string, column: string, ids: readonly string[]): Statement[] {
+  const out: Statement[] = [];
+  for (let i = 0; i < ids.length; i += MAX_PARAMS) {
+    const chunk = ids.slice(i, i + MAX_PARAMS);
+    out.push({ sql: `DELETE FROM ${table} WHERE ${column} IN (${chunk.map(() => "?").join(", ")})`, params: chunk });
+  }
+  return out;
+}
+
+/** `search_chars` rows of titles (their old rows deleted first by the caller). */
+function searchCharRows(rows: readonly TitleRow[]): SqlValue[][] {
+  return rows.flatMap((row) => row.search_chars.map(([char, tier]): SqlValue[] => [char, row.id, tier]));
 }
 
 interface ExistingRow {
@@ -132,37 +123,85 @@ interface ExistingRow {
   content_hash: string;
   position: number;
   title_order: number;
+  /** Absent (treated as 0) before migrations/0006_search_in_sql.sql. */
+  search_version?: number;
 }
 
-/** The statements that bring the database to `rows`, and what they do. */
+/**
+ * The statements that bring the database to `rows`, and what they do. Whole titles are written
+ * with multi-row INSERTs (at most 100 bound parameters each: D1's limit); the SQL file of a
+ * large or remote import merges consecutive ones further (scripts/catalogue/import.ts).
+ */
 export function planImport(rows: readonly TitleRow[], existing: readonly ExistingRow[], now: number): { statements: Statement[]; report: ImportReport } {
   const before = new Map(existing.map((r) => [r.id, r]));
-  const report: ImportReport = { added: 0, changed: 0, moved: 0, removed: 0, unchanged: 0 };
-  const statements: Statement[] = [];
+  const report: ImportReport = { added: 0, changed: 0, moved: 0, removed: 0, unchanged: 0, rekeyed: 0 };
+  const added: TitleRow[] = [];
+  const changed: TitleRow[] = [];
+  const rekeyed: TitleRow[] = [];
+  const moves: Statement[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
     seen.add(row.id);
     const old = before.get(row.id);
     if (!old) {
       report.added++;
-      statements.push(...writeTitle(row, now, true));
+      added.push(row);
     } else if (old.content_hash !== row.content_hash) {
       report.changed++;
-      statements.push(...writeTitle(row, now, false));
-    } else if (old.position !== row.position || old.title_order !== row.title_order) {
-      report.moved++;
-      statements.push({ sql: "UPDATE titles SET position = ?, title_order = ? WHERE id = ?", params: [row.position, row.title_order, row.id] });
-    } else report.unchanged++;
+      changed.push(row);
+    } else {
+      if (old.position !== row.position || old.title_order !== row.title_order) {
+        report.moved++;
+        moves.push({ sql: "UPDATE titles SET position = ?, title_order = ? WHERE id = ?", params: [row.position, row.title_order, row.id] });
+      } else report.unchanged++;
+      if ((old.search_version ?? 0) < SEARCH_VERSION) {
+        report.rekeyed++;
+        rekeyed.push(row);
+      }
+    }
   }
   const removed = existing.filter((r) => !seen.has(r.id)).map((r) => r.id);
   report.removed = removed.length;
-  for (let i = 0; i < removed.length; i += MAX_PARAMS) {
-    const ids = removed.slice(i, i + MAX_PARAMS);
-    const marks = ids.map(() => "?").join(", ");
-    for (const table of ["titles WHERE id", "title_categories WHERE title_id", "episodes WHERE title_id"])
-      statements.push({ sql: `DELETE FROM ${table} IN (${marks})`, params: ids });
+
+  const written = [...added, ...changed];
+  const writtenIds = written.map((r) => r.id);
+  const statements: Statement[] = [
+    // A title's dependent rows are replaced whole: deleted here, inserted below.
+    ...deleteIn("title_categories", "title_id", [...writtenIds, ...removed]),
+    ...deleteIn("episodes", "title_id", [...writtenIds, ...removed]),
+    ...deleteIn("search_chars", "title_id", [...writtenIds, ...rekeyed.map((r) => r.id), ...removed]),
+    ...deleteIn("titles", "id", removed),
+    ...changed.map((row): Statement => ({
+      sql: `UPDATE titles SET ${TITLE_COLUMNS.slice(1)
+        .map((c) => `${c} = ?`)
+        .join(", ")}, search_version = ?, updated_at = ? WHERE id = ?`,
+      params: [...TITLE_COLUMNS.slice(1).map((c) => row[c]), SEARCH_VERSION, now, row.id],
+    })),
+    ...multiInsert(
+      "titles",
+      [...TITLE_COLUMNS, "search_version", "added_at", "updated_at"],
+      added.map((row) => [...TITLE_COLUMNS.map((c) => row[c]), SEARCH_VERSION, now, now]),
+      "INSERT OR REPLACE",
+    ),
+    ...multiInsert(
+      "title_categories",
+      ["category", "title_id"],
+      written.flatMap((row) => row.categories.map((c): SqlValue[] => [c, row.id])),
+    ),
+    ...multiInsert(
+      "episodes",
+      ["title_id", "number", "name", "video_file", "duration"],
+      written.flatMap((row) => row.episodes.map((e): SqlValue[] => [row.id, e.number, e.name, e.video_file, e.duration])),
+    ),
+    ...multiInsert("search_chars", ["char", "title_id", "tier"], searchCharRows([...written, ...rekeyed])),
+    ...moves,
+  ];
+  const rekeyedIds = rekeyed.map((r) => r.id);
+  for (let i = 0; i < rekeyedIds.length; i += MAX_PARAMS - 1) {
+    const chunk = rekeyedIds.slice(i, i + MAX_PARAMS - 1);
+    statements.push({ sql: `UPDATE titles SET search_version = ? WHERE id IN (${chunk.map(() => "?").join(", ")})`, params: [SEARCH_VERSION, ...chunk] });
   }
-  if (statements.length > 0) {
+  if (written.length > 0 || removed.length > 0) {
     statements.push({ sql: "DELETE FROM categories", params: [] });
     statements.push({ sql: "INSERT INTO categories (name, titles) SELECT category, count(*) FROM title_categories GROUP BY category", params: [] });
   }
@@ -171,7 +210,7 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
 
 /** Imports `rows` (the whole catalogue, in file order) into `db`. */
 export async function importRows(db: CatalogueDb, rows: readonly TitleRow[], now = Date.now()): Promise<ImportReport> {
-  const existing = await db.rows<ExistingRow>("SELECT id, content_hash, position, title_order FROM titles");
+  const existing = await db.rows<ExistingRow>("SELECT id, content_hash, position, title_order, search_version FROM titles");
   const { statements, report } = planImport(rows, existing, now);
   await db.run(statements);
   return report;

@@ -10,6 +10,7 @@ import type { Video } from "../../shared/catalogue/types";
 import { compareTitles } from "../../shared/collation";
 import { fold } from "../../shared/search/normalise";
 import { titleNames } from "../../shared/search/index";
+import { TIER } from "../../shared/search/rank";
 import { toSimplified } from "../../shared/search/t2s";
 import type { TitleRow } from "./import-plan";
 import { pinyinKey, pinyinLetter } from "./pinyin";
@@ -29,6 +30,26 @@ export function contentHash(text: string): string {
 /** A name as search keys: its folded text and its pinyin. */
 function nameKeys(name: string): [string, string] {
   return [fold(name, toSimplified), pinyinKey(name).join(" ")];
+}
+
+/**
+ * The rows of `search_chars` (migrations/0006_search_in_sql.sql): every folded character of the
+ * title, the names (their text, not their pinyin), the labels and the description once, with
+ * the best tier at which the character alone matches (shared/search/rank.ts TIER): the tier
+ * a one-character query gets, and the set that narrows longer queries.
+ */
+export function searchChars(title: string, names: readonly string[], labels: readonly string[], description: string): Array<[string, number]> {
+  const best = new Map<string, number>();
+  const note = (char: string, tier: number) => {
+    const known = best.get(char);
+    if (known === undefined || tier < known) best.set(char, tier);
+  };
+  const titleChars = [...title];
+  titleChars.forEach((c, i) => note(c, titleChars.length === 1 ? TIER.exactTitle : i === 0 ? TIER.titlePrefix : TIER.titleContains));
+  for (const name of names) for (const c of name) note(c, TIER.aliasOrPerson);
+  for (const label of labels) for (const c of label) note(c, TIER.tagOrCategory);
+  for (const c of description) note(c, TIER.description);
+  return [...best];
 }
 
 /** The catalogue entry as the site uses it: media paths with exactly one leading slash. */
@@ -54,6 +75,9 @@ export function titleRows(entries: readonly TitleEntry[]): TitleRow[] {
     const syllables = pinyinKey(video.title);
     const names = titleNames(video).map(nameKeys);
     const entryJson = JSON.stringify(video);
+    const searchTitle = fold(video.title, toSimplified);
+    const labels = [...video.tags, ...video.category].map((l) => fold(l, toSimplified));
+    const description = fold(video.description, toSimplified);
     return {
       id: video.id,
       position,
@@ -69,13 +93,19 @@ export function titleRows(entries: readonly TitleEntry[]): TitleRow[] {
       content_hash: contentHash(entryJson),
       card: JSON.stringify(cardOf(video)),
       entry: entryJson,
-      search_title: fold(video.title, toSimplified),
+      search_title: searchTitle,
       search_pinyin: syllables.join(" "),
       search_pinyin_flat: syllables.join(""),
       search_names: JSON.stringify(names),
       search_names_flat: names.map(([text, pinyin]) => `${text}\n${pinyin.replaceAll(" ", "")}`).join("\n"),
-      search_labels: [...video.tags, ...video.category].map((l) => fold(l, toSimplified)).join("\n"),
-      search_description: fold(video.description, toSimplified),
+      search_labels: labels.join("\n"),
+      search_description: description,
+      search_chars: searchChars(
+        searchTitle,
+        names.map(([text]) => text),
+        labels,
+        description,
+      ),
       categories: [...video.category],
       episodes: (video.episodes ?? []).map((e, i) => ({ number: i + 1, name: e.name ?? null, video_file: e.videoFile, duration: e.duration })),
     };

@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { videos } from "../../shared/catalogue/index";
 import { compareTitles } from "../../shared/collation";
 import { generateCatalogue } from "../../scripts/catalogue/generate";
-import { inlineStatement, sqlLiteral } from "../../scripts/catalogue/import";
-import { planImport } from "../../scripts/catalogue/import-plan";
+import { inlineStatement, sqlFile, sqlLiteral } from "../../scripts/catalogue/import";
+import { planImport, SEARCH_VERSION } from "../../scripts/catalogue/import-plan";
 import { pinyinLetter } from "../../scripts/catalogue/pinyin";
-import { titleRows } from "../../scripts/catalogue/rows";
+import { searchChars, titleRows } from "../../scripts/catalogue/rows";
+import { statements as migrationStatements } from "../../scripts/sql-statements.mjs";
 import { validateCatalogue } from "../../shared/catalogue/schema";
 
 describe("pinyin first letter (the 字母 facet)", () => {
@@ -55,22 +56,44 @@ describe("catalogue rows", () => {
 
 describe("import plan", () => {
   const rows = titleRows(videos.slice(0, 5));
-  const existing = (list = rows) => list.map((r) => ({ id: r.id, content_hash: r.content_hash, position: r.position, title_order: r.title_order }));
+  const existing = (list = rows) =>
+    list.map((r) => ({ id: r.id, content_hash: r.content_hash, position: r.position, title_order: r.title_order, search_version: SEARCH_VERSION }));
   it("a first import adds every title", () => {
-    expect(planImport(rows, [], 1).report).toEqual({ added: 5, changed: 0, moved: 0, removed: 0, unchanged: 0 });
+    expect(planImport(rows, [], 1).report).toEqual({ added: 5, changed: 0, moved: 0, removed: 0, unchanged: 0, rekeyed: 0 });
   });
   it("re-importing the same file writes nothing", () => {
     const plan = planImport(rows, existing(), 2);
-    expect(plan.report).toEqual({ added: 0, changed: 0, moved: 0, removed: 0, unchanged: 5 });
+    expect(plan.report).toEqual({ added: 0, changed: 0, moved: 0, removed: 0, unchanged: 5, rekeyed: 0 });
     expect(plan.statements).toEqual([]);
   });
   it("a changed entry is rewritten with a new update time; a removed one is deleted", () => {
     const changed = titleRows([{ ...videos[0], rating: 1.5 }, ...videos.slice(1, 4)]);
     const plan = planImport(changed, existing(), 3);
-    expect(plan.report).toEqual({ added: 0, changed: 1, moved: 0, removed: 1, unchanged: 3 });
+    expect(plan.report).toEqual({ added: 0, changed: 1, moved: 0, removed: 1, unchanged: 3, rekeyed: 0 });
     const update = plan.statements.find((s) => s.sql.startsWith("UPDATE titles SET"));
     expect(update?.params).toContain(3);
     expect(plan.statements.some((s) => s.sql.startsWith("DELETE FROM titles WHERE id IN") && s.params.includes(videos[4].id))).toBe(true);
+  });
+  it("titles imported before the search keys existed get them, and nothing else", () => {
+    const plan = planImport(
+      rows,
+      existing().map((r, i) => (i < 2 ? { ...r, search_version: 0 } : r)),
+      4,
+    );
+    expect(plan.report).toEqual({ added: 0, changed: 0, moved: 0, removed: 0, unchanged: 5, rekeyed: 2 });
+    expect(plan.statements.map((s) => s.sql.slice(0, 40))).toEqual(
+      [
+        "DELETE FROM search_chars WHERE title_id IN",
+        ...plan.statements.slice(1, -1).map(() => "INSERT INTO search_chars (char, title_id, t"),
+        "UPDATE titles SET search_version = ? WHERE id IN ",
+      ].map((s) => s.slice(0, 40)),
+    );
+    expect(plan.statements.some((s) => s.sql.includes("updated_at"))).toBe(false);
+  });
+  it("new titles go in multi-row INSERTs", () => {
+    const many = titleRows(generateCatalogue(40));
+    const inserts = planImport(many, [], 1).statements.filter((s) => s.sql.startsWith("INSERT OR REPLACE INTO titles"));
+    expect(inserts).toHaveLength(10); // 24 columns: 4 rows under 100 parameters
   });
   it("statements bind at most 100 parameters (D1's limit)", () => {
     const many = titleRows(generateCatalogue(120));
@@ -83,6 +106,46 @@ describe("import plan", () => {
     expect(inlineStatement({ sql: "UPDATE t SET a = ?, b = ? WHERE id = ?", params: ["x'y", 2, null] })).toBe(
       "UPDATE t SET a = 'x''y', b = 2 WHERE id = NULL;",
     );
+  });
+});
+
+describe("search_chars rows", () => {
+  it("hold each character once with its best tier", () => {
+    const chars = new Map(searchChars("雾港来信", ["魏承泽"], ["悬疑", "电影"], "雾中来信的邮差"));
+    expect(chars.get("雾")).toBe(1);
+    expect(chars.get("港")).toBe(2);
+    expect(chars.get("魏")).toBe(5);
+    expect(chars.get("悬")).toBe(6);
+    expect(chars.get("邮")).toBe(7);
+    expect(chars.get("中")).toBe(7);
+    expect(new Map(searchChars("爱", [], [], "爱")).get("爱")).toBe(0);
+    expect(chars.size).toBe(new Set("雾港来信魏承泽悬疑电影雾中来信的邮差").size);
+  });
+});
+
+describe("the SQL file of a large or remote import", () => {
+  it("merges consecutive INSERTs into the same table into one statement, literals inlined", () => {
+    const sql = sqlFile([
+      { sql: "DELETE FROM x WHERE id IN (?)", params: ["a"] },
+      { sql: "INSERT INTO x (a, b) VALUES (?, ?), (?, ?)", params: [1, "o'k", 2, null] },
+      { sql: "INSERT INTO x (a, b) VALUES (?, ?)", params: [3, "z"] },
+      { sql: "INSERT INTO y (a) VALUES (?)", params: [4] },
+    ]);
+    expect(sql).toBe("DELETE FROM x WHERE id IN ('a');\nINSERT INTO x (a, b) VALUES (1, 'o''k'), (2, NULL), (3, 'z');\nINSERT INTO y (a) VALUES (4);\n");
+  });
+  it("keeps every statement under D1's 100,000 bytes", () => {
+    const sql = sqlFile(planImport(titleRows(generateCatalogue(300)), [], 1).statements);
+    for (const statement of sql.split(";\n")) expect(new TextEncoder().encode(statement).length).toBeLessThan(100_000);
+    expect(sql.split(";\n").filter((s) => s.startsWith("INSERT OR REPLACE INTO titles")).length).toBeLessThan(20);
+  });
+});
+
+describe("migration files split into statements", () => {
+  it("ignore semicolons in comments and strings", () => {
+    expect(migrationStatements("-- a; b\nCREATE TABLE a (x TEXT DEFAULT 'p;q'); -- c; d\nSELECT 1;\n")).toEqual([
+      "CREATE TABLE a (x TEXT DEFAULT 'p;q')",
+      "SELECT 1",
+    ]);
   });
 });
 

@@ -97,6 +97,8 @@ describe("search from D1 = the in-memory reference", () => {
   const engine = createSearchEngine(entries, keys, toSimplified, namesPinyin);
   const first = entries[0];
   const actor = first.actors?.[0] ?? "";
+  /** The pinyin of the first title's first name (director), written together: a tier-5 pinyin match. */
+  const namePinyin = ((JSON.parse(rows[0].search_names) as Array<[string, string]>)[0]?.[1] ?? "").replaceAll(" ", "");
   const SEARCHES = [
     "爱",
     "春",
@@ -123,9 +125,25 @@ describe("search from D1 = the in-memory reference", () => {
     "ＷＧＬＸ",
     "「爱」！",
     "长".repeat(100),
+    "4",
+    "爱 2",
+    "4k",
+    "爱 a",
+    "ai chun",
+    namePinyin,
     "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
   ];
-  const EXTRA = ["", "sort=rating", "sort=year", "sort=title", "page=2", "page=99", "category=科幻", "category=不存在&sort=rating"];
+  const EXTRA = [
+    "",
+    "sort=rating",
+    "sort=year",
+    "sort=title",
+    "page=2",
+    "page=99",
+    "category=科幻",
+    "category=不存在&sort=rating",
+    "category=科幻&page=2&sort=title",
+  ];
 
   it(`${SEARCHES.length} queries × ${EXTRA.length} filters, sorts and pages`, async () => {
     for (const q of SEARCHES) {

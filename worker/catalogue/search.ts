@@ -1,15 +1,34 @@
 /**
- * Search over D1: SQL narrows the catalogue to candidates (every term found in the stored,
- * folded search keys, or its letters in order in the pinyin), then the site's ranking
- * (shared/search/rank.ts) orders them exactly as before. Cost: one query for the candidates'
- * keys, one for the 12 cards of the page (the loader's), one for 热门推荐 when nothing matched.
+ * Search over D1, ranked as shared/search/rank.ts ranks (tests/worker/catalogue-queries.test.ts
+ * checks both side by side). Every query ends as a table `m (id, tier)` of its matches, and one
+ * batch of SQL counts them, counts their categories (the category filter's options) and returns
+ * the page of 12 in the asked order; the worker computes the highlights of those 12 only.
+ *
+ * A query without Latin letters (汉字, digits: no pinyin to match) is matched in SQL: the titles
+ * holding every character of the query (search_chars, migrations/0006_search_in_sql.sql) get
+ * their tier from `instr` on the stored folded keys — a one-character query reads its tiers
+ * straight from search_chars.
+ *
+ * A query with Latin letters may match by pinyin (initials, partial syllables, mixes such as
+ * wu港), which SQL cannot decide: SQL narrows the catalogue to candidates (every term found in
+ * the keys, or its letters in order in the pinyin) and gives each term's tier in the title's
+ * text, tags and description; the worker matches the title's pinyin and the names where those
+ * could do better, and hands the tiers back to SQL as JSON.
+ *
+ * Cost: one round trip for the page (two for pinyin; one more when the URL names a category the
+ * results lack or a page past the last), then the loader's 12 cards, then 热门推荐 when nothing
+ * matched.
  */
-import { marksFor } from "../../shared/search/highlight";
-import { HOT_COUNT, MAX_SUGGESTIONS, searchResultPage, type RankedItem, type SearchItem } from "../../shared/search/index";
+import { compareTitles } from "../../shared/collation";
+import { marksFor, type Mark } from "../../shared/search/highlight";
+import { HOT_COUNT, MAX_SUGGESTIONS, type RankedItem, type SearchItem } from "../../shared/search/index";
 import { foldText, normaliseQuery, queryTerms } from "../../shared/search/normalise";
-import type { SearchResult, SuggestResponse, Suggestion } from "../../shared/search/query";
-import { rankDocs, type NameField, type SearchDoc } from "../../shared/search/rank";
+import { hasPinyinLetters, matchPinyin } from "../../shared/search/pinyin-match";
+import { isSearchSort, type SearchResult, type SearchSort, type SuggestResponse, type Suggestion } from "../../shared/search/query";
+import { matchDoc, TIER, type NameField, type SearchDoc } from "../../shared/search/rank";
 import { toSimplified } from "../../shared/search/t2s";
+import { pageCount, PAGE_SIZE } from "../../shared/pagination";
+import { resultsOf } from "./cards";
 
 interface CandidateRow {
   id: string;
@@ -26,8 +45,19 @@ interface CandidateRow {
   search_description: string;
 }
 
-/** Most candidates ranked for one query (a one-letter query on a huge catalogue stays bounded). */
+const CANDIDATE_COLUMNS = `t.id, t.title, t.year, t.rating, json_extract(t.card, '$.cover') AS cover,
+  json_extract(t.card, '$.category[0]') AS first_category,
+  (SELECT group_concat(category, char(10)) FROM title_categories WHERE title_id = t.id) AS categories,
+  t.search_title, t.search_pinyin, t.search_names, t.search_labels, t.search_description`;
+
+/** Most candidates ranked for one pinyin query (a one-letter query on a huge catalogue stays bounded). */
 export const MAX_CANDIDATES = 5000;
+
+/** No tier: the term does not match. */
+const NO_MATCH = 99;
+
+/** Most distinct characters of a query that narrow it through search_chars (fewer still narrow). */
+const MAX_NARROWING_CHARS = 16;
 
 const LATIN = /[a-z]/;
 
@@ -37,20 +67,142 @@ const LATIN = /[a-z]/;
  */
 const MAX_PATTERN_LETTERS = 12;
 
-/** A term's candidate condition: found in the title, names, labels or description, or spelt by the pinyin. */
-function termCondition(term: string): { sql: string; params: string[] } {
-  const columns = ["t.search_title", "t.search_names_flat", "t.search_labels", "t.search_description"];
-  const parts = columns.map((column) => `instr(${column}, ?) > 0`);
-  const params = columns.map(() => term);
-  if (LATIN.test(term)) {
-    // Pinyin: every letter comes from a syllable in order (wglx, wugang, wu港: w…u). Folded terms
-    // hold only letters and digits: no LIKE wildcard can appear in them.
-    const letters = [...term].filter((c) => LATIN.test(c)).slice(0, MAX_PATTERN_LETTERS);
-    const spelt = `%${letters.join("%")}%`;
-    parts.push("t.search_pinyin_flat LIKE ?", "t.search_names_flat LIKE ?");
-    params.push(spelt, spelt);
+/** The matches as a common table `m (id, tier)` and its parameters (numbered ?1 …). */
+interface Matches {
+  sql: string;
+  params: Array<string | number>;
+}
+
+/**
+ * The tier of one folded term (the numbered parameter `?n`) in the row `t`'s title text, then
+ * (with `names`) its names, then its tags and categories and description: rank.ts matchTerm
+ * without pinyin. The names column holds their text and pinyin written together: only a term
+ * without Latin letters is looked up there (it can only be found in the text part).
+ */
+function tierSql(n: number, names: boolean): string {
+  const p = `?${n}`;
+  return (
+    `CASE WHEN t.search_title = ${p} THEN 0 WHEN instr(t.search_title, ${p}) = 1 THEN 1 WHEN instr(t.search_title, ${p}) > 0 THEN 2 ` +
+    (names ? `WHEN instr(t.search_names_flat, ${p}) > 0 THEN 5 ` : "") +
+    `WHEN instr(t.search_labels, ${p}) > 0 THEN 6 WHEN instr(t.search_description, ${p}) > 0 THEN 7 ELSE ${NO_MATCH} END`
+  );
+}
+
+/** The terms, and with several the terms written together (matchDoc: they may match better). */
+const withJoined = (terms: readonly string[]) => (terms.length > 1 ? [...terms, terms.join("")] : [...terms]);
+
+/** The matches of Latin-free `terms`, in SQL. Several terms: the weakest term's tier, unless the joined terms match better. */
+function matchesInSql(terms: readonly string[]): Matches {
+  const chars = [...new Set(terms.flatMap((term) => [...term]))];
+  if (terms.length === 1 && chars.length === 1 && [...terms[0]].length === 1) {
+    return { sql: "m AS (SELECT title_id AS id, tier FROM search_chars WHERE char = ?1)", params: [terms[0]] };
   }
-  return { sql: `(${parts.join(" OR ")})`, params };
+  const narrowing = chars.slice(0, MAX_NARROWING_CHARS);
+  const all = withJoined(terms);
+  const keys = all.map((_, i) => `${tierSql(i + 3, true)} AS k${i}`).join(", ");
+  const each = terms.map((_, i) => `k${i}`).join(", ");
+  const tier = terms.length === 1 ? "k0" : `CASE WHEN max(${each}) >= ${NO_MATCH} THEN ${NO_MATCH} ELSE min(max(${each}), k${terms.length}) END`;
+  return {
+    sql:
+      `m AS (SELECT id, tier FROM (SELECT id, ${tier} AS tier FROM (SELECT t.id, ${keys} FROM titles t WHERE t.id IN ` +
+      `(SELECT title_id FROM search_chars WHERE char IN (SELECT value FROM json_each(?1)) GROUP BY title_id HAVING count(*) = ?2))) ` +
+      `WHERE tier < ${NO_MATCH})`,
+    params: [JSON.stringify(narrowing), narrowing.length, ...all],
+  };
+}
+
+/**
+ * A term's pinyin pattern: its letters in order, the first at the start of a syllable (every
+ * piece a term is typed in starts a syllable, and so does its first letter). A necessary
+ * condition of a pinyin match, for `' ' || search_pinyin` and for the names' JSON with its
+ * quotes turned into spaces. Folded terms hold only letters and digits: no LIKE wildcard.
+ */
+function pinyinPattern(term: string): string {
+  const letters = [...term].filter((c) => LATIN.test(c)).slice(0, MAX_PATTERN_LETTERS);
+  return `% ${letters.join("%")}%`;
+}
+
+/**
+ * A pinyin candidate: its keys and, per term (then the joined terms), the tier SQL found without
+ * pinyin (`k`; names too for a term without letters), whether the title's pinyin may match
+ * (`p`) and whether a name may (`n`).
+ */
+interface PinyinRow {
+  id: string;
+  search_title: string;
+  search_pinyin: string;
+  search_names: string;
+  [key: `${"k" | "p" | "n"}${number}`]: number;
+}
+
+/** A name's folded text and syllables (null when they do not pair up with its characters). */
+function nameKeys(text: string, pinyin: string): { chars: string[]; text: string; syllables: string[] | null } {
+  const chars = [...text];
+  const syllables = pinyin ? pinyin.split(" ") : null;
+  return { chars, text, syllables: syllables && syllables.length === chars.length ? syllables : null };
+}
+
+/**
+ * The tier of a pinyin query's terms in one candidate: SQL's tier when it is the title's text
+ * (nothing beats it), else the title's pinyin (3, 4), else a name's text or pinyin (5), else
+ * SQL's tag, category or description tier — the order of rank.ts matchTerm.
+ */
+function pinyinTier(row: PinyinRow, terms: readonly string[]): number {
+  const title = nameKeys(row.search_title, row.search_pinyin);
+  let names: Array<ReturnType<typeof nameKeys>> | null = null;
+  const termTier = (term: string, i: number): number => {
+    const sqlTier = row[`k${i}`];
+    if (sqlTier <= TIER.titleContains || !hasPinyinLetters(term)) return sqlTier;
+    if (row[`p${i}`] && title.syllables) {
+      const range = matchPinyin(title.chars, title.syllables, term);
+      if (range) return range.start === 0 ? TIER.pinyinPrefix : TIER.pinyinContains;
+    }
+    if (!row[`n${i}`]) return sqlTier;
+    names ??= (JSON.parse(row.search_names) as Array<[string, string]>).map(([text, pinyin]) => nameKeys(text, pinyin));
+    if (names.some((n) => n.text.includes(term) || (n.syllables !== null && matchPinyin(n.chars, n.syllables, term) !== null))) return TIER.aliasOrPerson;
+    return sqlTier;
+  };
+  let tier = 0;
+  for (const [i, term] of terms.entries()) {
+    const t = termTier(term, i);
+    if (t >= NO_MATCH) return NO_MATCH;
+    tier = Math.max(tier, t);
+  }
+  if (terms.length > 1) tier = Math.min(tier, termTier(terms.join(""), terms.length));
+  return tier;
+}
+
+/** The matches of a query with Latin letters: SQL's candidates ranked by pinyin in the worker, as a JSON table. */
+async function matchesByPinyin(db: D1Database, terms: readonly string[]): Promise<Matches> {
+  const all = withJoined(terms);
+  // ?1 … the terms, then the pinyin patterns of those with letters, then the limit.
+  const params: Array<string | number> = [...all];
+  const columns = all.map((term, i) => {
+    const k = `${tierSql(i + 1, !hasPinyinLetters(term))} AS k${i}`;
+    if (!hasPinyinLetters(term)) return `${k}, 0 AS p${i}, 0 AS n${i}`;
+    params.push(pinyinPattern(term));
+    const pattern = `?${params.length}`;
+    return `${k}, (' ' || t.search_pinyin) LIKE ${pattern} AS p${i}, (instr(t.search_names_flat, ?${i + 1}) > 0 OR replace(t.search_names, '"', ' ') LIKE ${pattern}) AS n${i}`;
+  });
+  params.push(MAX_CANDIDATES);
+  // Every term must be found in the text or may match by pinyin (the joined terms need not).
+  const where = terms.map((_, i) => `(k${i} < ${NO_MATCH} OR p${i} OR n${i})`).join(" AND ");
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM (SELECT t.id, t.position, t.search_title, t.search_pinyin, t.search_names, ${columns.join(", ")} FROM titles t) ` +
+        `WHERE ${where} ORDER BY position LIMIT ?${params.length}`,
+    )
+    .bind(...params)
+    .all<PinyinRow>();
+  const ranked: Array<[string, number]> = [];
+  for (const row of results) {
+    const tier = pinyinTier(row, terms);
+    if (tier < NO_MATCH) ranked.push([row.id, tier]);
+  }
+  return {
+    sql: "m AS (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS tier FROM json_each(?1))",
+    params: [JSON.stringify(ranked)],
+  };
 }
 
 function nameField(folded: string, pinyin: string | null): NameField {
@@ -89,30 +241,33 @@ function candidateOf(row: CandidateRow): Candidate {
   };
 }
 
-/** The titles matching every term of `q`, best first, catalogue order on ties. */
-async function rankedMatches(db: D1Database, q: string): Promise<Array<RankedItem<Candidate>>> {
-  const terms = queryTerms(q, toSimplified);
-  if (terms.length === 0) return [];
-  const conditions = terms.map(termCondition);
-  const rows = await db
+/** A match on the page (or among the suggestions), with the highlights of its title (matchDoc on its keys). */
+function rankedOf(row: CandidateRow, terms: readonly string[]): RankedItem<Candidate> {
+  const video = candidateOf(row);
+  const match = matchDoc(video.doc, terms);
+  return { video, marks: match ? marksFor(video.titleText, match.title) : [] };
+}
+
+/** The matches of a query's terms, whichever way they are found. */
+const matchesOf = (db: D1Database, terms: readonly string[]): Promise<Matches> | Matches =>
+  terms.some(hasPinyinLetters) ? matchesByPinyin(db, terms) : matchesInSql(terms);
+
+const ORDER: Record<SearchSort, string> = {
+  relevance: "m.tier, t.position",
+  rating: "t.rating DESC, m.tier, t.position",
+  year: "t.year DESC, m.tier, t.position",
+  title: "t.title_order, m.tier, t.position",
+};
+
+/** The page statement: the matches (of one category) in `sort` order, `PAGE_SIZE` from the page's start. */
+function pageStatement(db: D1Database, m: Matches, sort: SearchSort, category: string | null, page: number) {
+  const next = m.params.length + 1;
+  const filter = category === null ? "" : `WHERE m.id IN (SELECT title_id FROM title_categories WHERE category = ?${next + 1})`;
+  return db
     .prepare(
-      `SELECT t.id, t.title, t.year, t.rating, json_extract(t.card, '$.cover') AS cover,
-              json_extract(t.card, '$.category[0]') AS first_category,
-              (SELECT group_concat(category, char(10)) FROM title_categories WHERE title_id = t.id) AS categories,
-              t.search_title, t.search_pinyin, t.search_names, t.search_labels, t.search_description
-       FROM titles t WHERE ${conditions.map((c) => c.sql).join(" AND ")} ORDER BY t.position LIMIT ?`,
+      `WITH ${m.sql} SELECT ${CANDIDATE_COLUMNS} FROM m JOIN titles t ON t.id = m.id ${filter} ORDER BY ${ORDER[sort]} LIMIT ${PAGE_SIZE} OFFSET ?${next}`,
     )
-    .bind(...conditions.flatMap((c) => c.params), MAX_CANDIDATES)
-    .all<CandidateRow>();
-  const candidates = rows.results.map(candidateOf);
-  const byId = new Map(candidates.map((c) => [c.id, c]));
-  return rankDocs(
-    candidates.map((c) => c.doc),
-    terms,
-  ).map((r) => {
-    const video = byId.get(r.doc.id) as Candidate;
-    return { video, marks: marksFor(video.titleText, r.match.title) };
-  });
+    .bind(...m.params, (page - 1) * PAGE_SIZE, ...(category === null ? [] : [category]));
 }
 
 /** 热门推荐 / 热门搜索: the best-rated titles, catalogue order on ties. */
@@ -123,22 +278,60 @@ async function hotTitles(db: D1Database): Promise<Array<{ id: string; title: str
 /** The /search page's results (ids of one page; the loader fetches their cards). */
 export async function querySearch(db: D1Database, params: URLSearchParams): Promise<SearchResult> {
   const q = normaliseQuery(params.get("q"));
-  const matches = q ? await rankedMatches(db, q) : [];
-  const hot = q && matches.length === 0 ? (await hotTitles(db)).map((h) => h.id) : [];
-  return searchResultPage(params, q, matches, () => hot);
+  const terms = q ? queryTerms(q, toSimplified) : [];
+  const sortRaw = params.get("sort");
+  const sort: SearchSort = isSearchSort(sortRaw) ? sortRaw : "relevance";
+  const categoryRaw = params.get("category");
+  const pageRaw = params.get("page");
+  // The page the URL asks for, if it exists (checked once the count is known).
+  const asked = pageRaw !== null && /^[1-9][0-9]{0,8}$/.test(pageRaw) ? Number(pageRaw) : 1;
+  let categories: string[] = [];
+  let category: string | null = null;
+  let total = 0;
+  let page = 1;
+  let rows: CandidateRow[] = [];
+  if (terms.length > 0) {
+    const m = await matchesOf(db, terms);
+    const [countResult, categoryResult, pageResult] = await db.batch([
+      db.prepare(`WITH ${m.sql} SELECT count(*) AS n FROM m`).bind(...m.params),
+      db
+        .prepare(`WITH ${m.sql} SELECT tc.category AS name, count(*) AS n FROM m JOIN title_categories tc ON tc.title_id = m.id GROUP BY tc.category`)
+        .bind(...m.params),
+      pageStatement(db, m, sort, categoryRaw, asked),
+    ]);
+    const counts = resultsOf<{ name: string; n: number }>(categoryResult);
+    categories = counts.sort((a, b) => b.n - a.n || compareTitles(a.name, b.name)).map((c) => c.name);
+    category = categoryRaw !== null && categories.includes(categoryRaw) ? categoryRaw : null;
+    total = category === null ? (resultsOf<{ n: number }>(countResult)[0]?.n ?? 0) : (counts.find((c) => c.name === category)?.n ?? 0);
+    page = asked <= pageCount(total) ? asked : 1;
+    rows = resultsOf<CandidateRow>(pageResult);
+    if (category !== categoryRaw || page !== asked) rows = (await pageStatement(db, m, sort, category, page).all<CandidateRow>()).results;
+  }
+  const ids: string[] = [];
+  const marks: Record<string, Mark[]> = {};
+  for (const row of rows) {
+    const { video, marks: runs } = rankedOf(row, terms);
+    ids.push(video.id);
+    if (runs.length > 0) marks[video.id] = runs;
+  }
+  const recommended = q && total === 0 ? (await hotTitles(db)).map((h) => h.id) : [];
+  return { state: { q, category, sort, page }, categories, total, pageCount: pageCount(total), ids, marks, recommended };
 }
 
 /** Up to 8 titles for the header box; 热门搜索 for an empty query. */
 export async function querySuggest(db: D1Database, raw: string | null): Promise<SuggestResponse> {
   const q = normaliseQuery(raw);
   if (!q) return { q, items: [], hot: (await hotTitles(db)).map((h) => h.title) };
-  const items: Suggestion[] = (await rankedMatches(db, q)).slice(0, MAX_SUGGESTIONS).map(({ video, marks }) => ({
-    id: video.id,
-    title: video.title,
-    cover: video.cover,
-    year: video.year,
-    category: video.firstCategory,
-    marks,
-  }));
+  const terms = queryTerms(q, toSimplified);
+  if (terms.length === 0) return { q, items: [], hot: [] };
+  const m = await matchesOf(db, terms);
+  const { results } = await db
+    .prepare(`WITH ${m.sql} SELECT ${CANDIDATE_COLUMNS} FROM m JOIN titles t ON t.id = m.id ORDER BY m.tier, t.position LIMIT ${MAX_SUGGESTIONS}`)
+    .bind(...m.params)
+    .all<CandidateRow>();
+  const items: Suggestion[] = results.map((row) => {
+    const { video, marks } = rankedOf(row, terms);
+    return { id: video.id, title: video.title, cover: video.cover, year: video.year, category: video.firstCategory, marks };
+  });
   return { q, items, hot: [] };
 }

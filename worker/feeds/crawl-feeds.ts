@@ -65,6 +65,20 @@ export function sitemapXml(origin: string, pagePaths: readonly string[], titles:
   );
 }
 
+/** One part of a sitemap index: its number (/sitemap-N.xml) and its titles' latest update. */
+export interface SitemapPart {
+  part: number;
+  lastModified: number;
+}
+
+/** The sitemap index: one `<sitemap>` per part, with the latest update of its titles. */
+export function sitemapIndexXml(origin: string, parts: readonly SitemapPart[]): string {
+  const entries = parts
+    .map((p) => `<sitemap><loc>${xmlText(`${origin}/sitemap-${p.part}.xml`)}</loc><lastmod>${isoDate(p.lastModified)}</lastmod></sitemap>`)
+    .join("");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</sitemapindex>`;
+}
+
 /** How many titles the RSS feed carries. */
 export const RSS_SIZE = 30;
 

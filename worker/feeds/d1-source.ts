@@ -88,6 +88,32 @@ export function d1FeedSource(db: D1Database): FeedSource {
   };
 }
 
+/**
+ * The sitemap's parts: titles in catalogue order, cut so that each part starts at most
+ * `urlsPerPart` pages after the previous one (a title's pages — one per episode — stay in one
+ * part, so a part may run over by less than one title's episodes). Numbered from 1.
+ */
+const PARTS = `WITH p AS (SELECT id, position, updated_at,
+  (sum(episode_count) OVER (ORDER BY position, id ROWS UNBOUNDED PRECEDING) - episode_count) / CAST(?1 AS INTEGER) + 1 AS part FROM titles)`;
+
+/** Each part's number and the latest update of its titles; none for an empty catalogue. */
+export async function sitemapParts(db: D1Database, urlsPerPart: number): Promise<Array<{ part: number; lastModified: number }>> {
+  const { results } = await db
+    .prepare(`${PARTS} SELECT part, max(updated_at) AS lastModified FROM p GROUP BY part ORDER BY part`)
+    .bind(urlsPerPart)
+    .all<{ part: number; lastModified: number }>();
+  return results;
+}
+
+/** The titles of part `part` (from 1), in catalogue order; none when there is no such part. */
+export async function sitemapPartTitles(db: D1Database, part: number, urlsPerPart: number): Promise<FeedTitle[]> {
+  const { results } = await db
+    .prepare(`${PARTS} SELECT ${COLUMNS} FROM p JOIN titles t ON t.id = p.id WHERE p.part = ?2 ORDER BY p.position`)
+    .bind(urlsPerPart, part)
+    .all<FeedRow>();
+  return results.map(feedTitle);
+}
+
 /** The site's feed source: the D1 catalogue of this request's environment. */
 export function feedSource(env: Pick<Env, "DB">): FeedSource {
   return d1FeedSource(env.DB);
