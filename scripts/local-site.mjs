@@ -30,11 +30,7 @@ export function freePort() {
 }
 
 /**
-<<<<<<< HEAD
  * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string, cwd?: string }} options
-=======
- * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string }} options
->>>>>>> scale
  *   inspectorPort: serve the worker isolate's devtools protocol on 127.0.0.1:<inspectorPort>
  *   cwd: serve another checkout, built and with its local state prepared by the caller (a test's copy)
  * @returns {Promise<{ baseURL: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
