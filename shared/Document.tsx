@@ -32,9 +32,7 @@ export function Document({ assets, nonce, children }: { assets: DocumentAssets; 
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
-        {/* The entry too: React's module script at the end of the body is async, which browsers
-            fetch at low priority, behind images and the hls.js chunk. */}
-        {[...new Set([...assets.scripts, ...assets.preloads])].map((href) => (
+        {assets.preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}
       </head>

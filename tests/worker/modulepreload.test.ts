@@ -121,11 +121,4 @@ describe("the hls.js and player chunks on pages that play a stream", () => {
       expect(html, path).not.toContain(hlsChunk);
     }
   });
-
-  it("every page preloads its entry module in the <head> (React's module script is async: fetched at low priority)", async () => {
-    for (const path of ["/", "/video/video_001"]) {
-      const html = await (await SELF.fetch(BASE + path)).text();
-      expect(preloadsOf(html.slice(0, html.indexOf("</head>"))), path).toEqual(expect.arrayContaining(clientAssets.scripts));
-    }
-  });
 });
