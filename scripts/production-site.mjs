@@ -134,6 +134,9 @@ export async function startProductionSite({ port, state }) {
     const headers = {};
     for (const [name, value] of Object.entries(req.headers)) if (!name.startsWith(":") && !HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
     headers.host = `127.0.0.1:${port}`;
+    // The worker sees the visitor's https URL, as behind Cloudflare (Miniflare reads this header):
+    // same-origin checks (the 弹幕 socket, POSTs) compare the browser's Origin with it.
+    headers["mf-original-url"] = `https://127.0.0.1:${port}${req.url ?? "/"}`;
     const upstream = http.request({ host: "127.0.0.1", port: originPort, method: req.method, path: req.url, headers, agent }, (answer) => {
       const status = answer.statusCode ?? 502;
       /** @type {http.OutgoingHttpHeaders} */
@@ -165,6 +168,7 @@ export async function startProductionSite({ port, state }) {
       const lines = [`${req.method ?? "GET"} ${req.url ?? "/"} HTTP/1.1`];
       for (let i = 0; i < req.rawHeaders.length; i += 2)
         lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i].toLowerCase() === "host" ? `127.0.0.1:${port}` : req.rawHeaders[i + 1]}`);
+      lines.push(`MF-Original-URL: https://127.0.0.1:${port}${req.url ?? "/"}`);
       upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
       if (head.length > 0) upstream.write(head);
       upstream.pipe(socket);
