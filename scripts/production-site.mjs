@@ -8,17 +8,26 @@
  *   - compression of the content types Cloudflare compresses (brotli, else gzip, chosen by the
  *     request's Accept-Encoding; only 200/403/404 responses, never a response that says
  *     `Cache-Control: no-transform` — the /stream/ files do — nor one already encoded; streamed
- *     responses are flushed chunk by chunk, so streamed HTML arrives as it is rendered).
+ *     responses are flushed chunk by chunk, so streamed HTML arrives as it is rendered);
+ *   - HTTP/2 responses of a connection scheduled by the browser's RFC 9218 priorities, as
+ *     Cloudflare schedules them (scripts/edge-priority.mjs): the stylesheet before the scripts,
+ *     the scripts before images and media;
+ *   - WebSocket upgrades (HTTP/1.1) passed through to the worker;
+ * and, on request, the visitor's link: `setLink(profile)` puts every later connection behind one
+ * shared bottleneck of that bandwidth and round trip (scripts/throttle.mjs) until the next call.
  * What still differs from production is listed in docs/performance.md (video playback).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { siteSnapshot, startMiniflare } from "./site-snapshot.mjs";
+import { parsePriority, PriorityScheduler } from "./edge-priority.mjs";
+import { createLink, throttled } from "./throttle.mjs";
 
 /** The content types Cloudflare compresses for visitors (developers.cloudflare.com, speed › content compression). */
 const COMPRESSIBLE = new Set(
@@ -105,6 +114,16 @@ export async function startProductionSite({ port, state }) {
   const originPort = port + 1;
   const { mf } = await startMiniflare(snapshot, { port: originPort, state });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  /** @type {WeakMap<http2.Http2Session, PriorityScheduler>} */
+  const schedulers = new WeakMap();
+  /** @param {http2.Http2ServerRequest | http.IncomingMessage} req */
+  const schedulerOf = (req) => {
+    const session = "stream" in req ? req.stream.session : undefined;
+    if (!session) return null;
+    let scheduler = schedulers.get(session);
+    if (!scheduler) schedulers.set(session, (scheduler = new PriorityScheduler()));
+    return scheduler;
+  };
 
   /**
    * @param {http2.Http2ServerRequest | http.IncomingMessage} req
@@ -115,6 +134,9 @@ export async function startProductionSite({ port, state }) {
     const headers = {};
     for (const [name, value] of Object.entries(req.headers)) if (!name.startsWith(":") && !HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
     headers.host = `127.0.0.1:${port}`;
+    // The worker sees the visitor's https URL, as behind Cloudflare (Miniflare reads this header):
+    // same-origin checks (the 弹幕 socket, POSTs) compare the browser's Origin with it.
+    headers["mf-original-url"] = `https://127.0.0.1:${port}${req.url ?? "/"}`;
     const upstream = http.request({ host: "127.0.0.1", port: originPort, method: req.method, path: req.url, headers, agent }, (answer) => {
       const status = answer.statusCode ?? 502;
       /** @type {http.OutgoingHttpHeaders} */
@@ -128,7 +150,9 @@ export async function startProductionSite({ port, state }) {
       }
       res.writeHead(status, out);
       const body = encoding ? answer.pipe(compressor(encoding)) : answer;
-      body.pipe(/** @type {NodeJS.WritableStream} */ (res));
+      const scheduler = schedulerOf(req);
+      if (scheduler) scheduler.add(/** @type {http2.Http2ServerResponse} */ (res), parsePriority(req.headers.priority), body);
+      else body.pipe(/** @type {NodeJS.WritableStream} */ (res));
     });
     upstream.on("error", (error) => {
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
@@ -138,15 +162,51 @@ export async function startProductionSite({ port, state }) {
   };
 
   const server = http2.createSecureServer({ ...certificate(), allowHTTP1: true }, handle);
+  // WebSocket (弹幕): the upgrade request and then the bytes both ways, as they are.
+  server.on("upgrade", (/** @type {http.IncomingMessage} */ req, /** @type {import("node:stream").Duplex} */ socket, /** @type {Buffer} */ head) => {
+    const upstream = net.connect(originPort, "127.0.0.1", () => {
+      const lines = [`${req.method ?? "GET"} ${req.url ?? "/"} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i].toLowerCase() === "host" ? `127.0.0.1:${port}` : req.rawHeaders[i + 1]}`);
+      lines.push(`MF-Original-URL: https://127.0.0.1:${port}${req.url ?? "/"}`);
+      upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on("error", () => socket.destroy());
+    socket.on("error", () => upstream.destroy());
+  });
+  /** @type {import("./throttle.mjs").Link | null} */
+  let link = null;
+  /** @type {Set<net.Socket>} */
+  const sockets = new Set();
+  // The TCP listener: each connection goes to the TLS server as it is, or through the current link.
+  const listener = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.setNoDelay(true);
+    server.emit("connection", link ? throttled(socket, link) : socket);
+  });
   await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve(undefined));
+    listener.once("error", reject);
+    listener.listen(port, "127.0.0.1", () => resolve(undefined));
   });
   return {
     baseURL: `https://127.0.0.1:${port}`,
     originURL: `http://127.0.0.1:${originPort}`,
+    /**
+     * Connections opened from now on share one new link of this profile (null: no throttling).
+     * Returns the link (its `bytesDown` counts what went through it).
+     * @param {import("./throttle.mjs").LinkProfile | null} profile
+     */
+    setLink: (profile) => {
+      link = profile ? createLink(profile) : null;
+      return link;
+    },
     stop: async () => {
-      await new Promise((resolve) => server.close(() => resolve(undefined)));
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => listener.close(() => resolve(undefined)));
       agent.destroy();
       await mf.dispose();
       fs.rmSync(snapshot, { recursive: true, force: true });

@@ -1,14 +1,21 @@
 import type { ReactNode } from "react";
+import { hlsPreloadScript } from "./player/engine-choice";
 
 /** Hashed client files the page needs (from the Vite manifest). */
 export interface DocumentAssets {
   scripts: string[];
   styles: string[];
   preloads: string[];
+  /**
+   * On pages that play a stream: the hls.js chunk and the player island's chunks, which an
+   * inline script preloads where this browser will play the stream with hls.js (both are then
+   * on the way to the first frame: engine-choice.ts, hlsPreloadScript).
+   */
+  streamChunks?: string[];
 }
 
 /** The whole HTML document; the browser hydrates it as it is (hydrateRoot(document, …)). */
-export function Document({ assets, children }: { assets: DocumentAssets; children: ReactNode }) {
+export function Document({ assets, nonce, children }: { assets: DocumentAssets; nonce?: string; children: ReactNode }) {
   return (
     <html lang="zh-CN">
       <head>
@@ -17,6 +24,11 @@ export function Document({ assets, children }: { assets: DocumentAssets; childre
         <meta name="theme-color" content="#0f1115" />
         <meta name="format-detection" content="telephone=no" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Before the stylesheet: an inline script after it would wait for it. The browser hides
+            the nonce from the DOM after parsing: hydration does not compare it. */}
+        {assets.streamChunks ? (
+          <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: hlsPreloadScript(assets.streamChunks) }} />
+        ) : null}
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}

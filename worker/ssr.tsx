@@ -77,10 +77,30 @@ function closedOnError(stream: ReadableStream<Uint8Array>, path: string): Readab
   });
 }
 
-/** The client files of this page: the entry, plus the chunks of the lazy routes it matched (preloaded). */
-function assetsFor(matches: ReadonlyArray<{ route: { handle?: unknown } }>): DocumentAssets {
-  const extra = matches.flatMap((m) => clientAssets.lazy[(m.route.handle as LazyHandle | undefined)?.module ?? ""] ?? []);
-  return { scripts: clientAssets.scripts, styles: clientAssets.styles, preloads: [...new Set([...clientAssets.preloads, ...extra])] };
+/** Route modules whose page plays a stream (the detail page's player). */
+const STREAM_PAGES = new Set(["shared/pages/VideoPage.tsx"]);
+/** The hls.js build the player imports (shared/player/engine-choice.ts, loadHls). */
+const HLS_MODULE = "node_modules/hls.js/dist/hls.light.mjs";
+/** The player island (shared/player/PlayerIsland.tsx): hls.js starts once it has hydrated. */
+const PLAYER_MODULE = "shared/player/VideoPlayer.tsx";
+
+/**
+ * The client files of this page: the entry, plus the chunks of the lazy routes it matched
+ * (preloaded), and on a page that plays a stream the hls.js and player chunks (preloaded by an
+ * inline script only where the browser will play it with hls.js: shared/Document.tsx).
+ */
+function assetsFor(matches: ReadonlyArray<{ route: { handle?: unknown } }>, status: number): DocumentAssets {
+  const modules = matches.map((m) => (m.route.handle as LazyHandle | undefined)?.module ?? "");
+  const extra = modules.flatMap((module) => clientAssets.lazy[module] ?? []);
+  const preloads = [...new Set([...clientAssets.preloads, ...extra])];
+  const streams = status === 200 && modules.some((module) => STREAM_PAGES.has(module));
+  const streamChunks = [...(clientAssets.lazy[HLS_MODULE] ?? []), ...(clientAssets.lazy[PLAYER_MODULE] ?? [])].filter((file) => !preloads.includes(file));
+  return {
+    scripts: clientAssets.scripts,
+    styles: clientAssets.styles,
+    preloads,
+    ...(streams && streamChunks.length > 0 ? { streamChunks } : {}),
+  };
 }
 
 /** An escaped control character (C0 or DEL) in a path. */
@@ -118,9 +138,9 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
       errors: serializeRouteErrors(context.errors),
     };
     const nonce = c.get("secureHeadersNonce");
-    const assets = assetsFor(context.matches);
+    const assets = assetsFor(context.matches, context.statusCode);
     const stream = await renderToReadableStream(
-      <Document assets={assets}>
+      <Document assets={assets} nonce={nonce}>
         <StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />
       </Document>,
       {

@@ -1,7 +1,9 @@
 /**
- * One playback measurement in Chromium under CDP network emulation: the detail page of a title
- * with a forced engine (`?engine=native|hlsjs|progressive`), from navigation to 45 s of playback,
- * then a seek to 80 %. Used by scripts/bench-video/run.ts (`npm run bench:video`).
+ * One playback measurement in Chromium behind a throttled link: the detail page of a title with
+ * a forced engine (`?engine=native|hlsjs|progressive`), from navigation to 45 s of playback, then
+ * a seek to 80 %. The link is either the bench front's shared bottleneck (scripts/throttle.mjs,
+ * set up by the caller before each page) or Chromium's CDP network emulation. Used by
+ * scripts/bench-video/run.ts (`npm run bench:video`).
  */
 import type { Browser } from "playwright-core";
 
@@ -52,6 +54,28 @@ export interface PlaybackFigures {
   endHeight: number;
   /** hls.js chunk bytes fetched (0 when not loaded). */
   hlsJsBytes: number;
+  /** Every request of the first 30 s, in the order they started (`waterfall` option). */
+  waterfall?: WaterfallEntry[];
+}
+
+/** One request as the browser saw it, times in ms from the document's request. */
+export interface WaterfallEntry {
+  url: string;
+  type: string;
+  priority: string;
+  start: number;
+  /** Response headers received. */
+  response: number | null;
+  end: number | null;
+  bytes: number;
+  failed: boolean;
+}
+
+export interface MeasureOptions {
+  /** "front": the caller has set the front's link for this page; "cdp": Chromium emulates the link. */
+  throttle: "front" | "cdp";
+  /** Record each request's start and end. */
+  waterfall?: boolean;
 }
 
 /**
@@ -91,7 +115,13 @@ const PROBE = () => {
 const WATCH_MS = Number(process.env.BENCH_WATCH_MS ?? 45_000);
 const BYTES_WINDOW_MS = 30_000;
 
-export async function measurePlayback(browser: Browser, url: string, engine: Engine, profile: NetworkProfile): Promise<PlaybackFigures> {
+export async function measurePlayback(
+  browser: Browser,
+  url: string,
+  engine: Engine,
+  profile: NetworkProfile,
+  options: MeasureOptions,
+): Promise<PlaybackFigures> {
   const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 2 });
   // tsx (esbuild keepNames) wraps named functions in `__name(…)`: give the page that helper too.
   await context.addInitScript({ content: "globalThis.__name = (fn) => fn;" });
@@ -100,18 +130,55 @@ export async function measurePlayback(browser: Browser, url: string, engine: Eng
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: profile.rttMs,
-    downloadThroughput: profile.downBps / 8,
-    uploadThroughput: profile.upBps / 8,
-  });
+  if (options.throttle === "cdp")
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: profile.rttMs,
+      downloadThroughput: profile.downBps / 8,
+      uploadThroughput: profile.upBps / 8,
+    });
   const urls = new Map<string, string>();
   let mediaBytes = 0;
   let totalBytes = 0;
   let hlsJsBytes = 0;
   let windowOpen = true;
-  cdp.on("Network.requestWillBeSent", (e: { requestId: string; request: { url: string } }) => urls.set(e.requestId, e.request.url));
+  // CDP timestamps are seconds on the browser's monotonic clock; the document's request is 0.
+  let origin: number | null = null;
+  const since = (timestamp: number) => Math.round((timestamp - (origin ?? timestamp)) * 1000);
+  const requests = new Map<string, WaterfallEntry>();
+  cdp.on("Network.requestWillBeSent", (e: { requestId: string; request: { url: string; initialPriority?: string }; timestamp: number; type?: string }) => {
+    urls.set(e.requestId, e.request.url);
+    origin ??= e.timestamp;
+    if (options.waterfall && windowOpen && !requests.has(e.requestId))
+      requests.set(e.requestId, {
+        url: e.request.url,
+        type: e.type ?? "",
+        priority: e.request.initialPriority ?? "",
+        start: since(e.timestamp),
+        response: null,
+        end: null,
+        bytes: 0,
+        failed: false,
+      });
+  });
+  cdp.on("Network.responseReceived", (e: { requestId: string; timestamp: number }) => {
+    const entry = requests.get(e.requestId);
+    if (entry) entry.response = since(e.timestamp);
+  });
+  cdp.on("Network.loadingFinished", (e: { requestId: string; timestamp: number; encodedDataLength: number }) => {
+    const entry = requests.get(e.requestId);
+    if (entry) {
+      entry.end = since(e.timestamp);
+      entry.bytes = e.encodedDataLength;
+    }
+  });
+  cdp.on("Network.loadingFailed", (e: { requestId: string; timestamp: number }) => {
+    const entry = requests.get(e.requestId);
+    if (entry) {
+      entry.end = since(e.timestamp);
+      entry.failed = true;
+    }
+  });
   cdp.on("Network.dataReceived", (e: { requestId: string; encodedDataLength: number; dataLength: number }) => {
     const u = urls.get(e.requestId) ?? "";
     const n = e.encodedDataLength || e.dataLength;
@@ -123,7 +190,7 @@ export async function measurePlayback(browser: Browser, url: string, engine: Eng
   const closeWindow = setTimeout(() => (windowOpen = false), BYTES_WINDOW_MS);
 
   await page.goto(`${url}${url.includes("?") ? "&" : "?"}engine=${engine}`, { waitUntil: "commit" });
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 120_000 });
+  await page.waitForFunction(() => document.documentElement?.dataset.hydrated === "true", undefined, { timeout: 120_000 });
   type Probe = { __vb: { events: Array<[string, number]> } };
   const eventAt = (name: string) => page.evaluate((n) => (window as unknown as Probe).__vb.events.find(([t]) => t === n)?.[1] ?? null, name);
   const waitEvent = (name: string, timeout: number) =>
@@ -208,6 +275,7 @@ export async function measurePlayback(browser: Browser, url: string, engine: Eng
     maxHeight: watched.maxHeight,
     endHeight: watched.endHeight,
     hlsJsBytes,
+    waterfall: options.waterfall ? [...requests.values()].sort((a, b) => a.start - b.start) : undefined,
   };
 }
 

@@ -4,30 +4,37 @@
  *
  *  1. builds the bench clip (60 s, 1080p, ~5 Mbit/s, moving detail) and packs it like a title
  *     (scripts/media/bench-clip.ts, cached in .media-cache/bench/);
- *  2. seeds it as title 1 into a separate local state (.wrangler/bench-video/), so the real
- *     detail page /video/video_001 plays it through the real worker, edge cache and R2;
+ *  2. seeds it as title 1 into a separate local state (.wrangler/bench-video/) with the D1
+ *     migrations and the catalogue, so the real detail page /video/video_001 plays it through
+ *     the real worker, edge cache and R2;
  *  3. serves the built site as production does (scripts/production-site.mjs: the worker bundled
  *     for deploy in one workerd process, behind an HTTPS/HTTP2 front that compresses like
  *     Cloudflare's edge) on https://127.0.0.1:$BENCH_VIDEO_PORT (8798);
- *  4. for each link (fast 4G, slow 4G, 3G) and each run, opens the page in Debian's Chromium
- *     with CDP network emulation once per engine (progressive, native, hlsjs) and measures
- *     time to first frame, stalls in the first 45 s, bytes in the first 30 s, seek to 80 % →
- *     playing again, and the height reached; prints medians and checks them against targets;
- *  5. checks that a repeated segment request is answered by the edge cache;
+ *  4. clears the edge cache, then checks through the front that a repeated segment request is
+ *     a miss and then a hit;
+ *  5. for each link (fast 4G, slow 4G, 3G) and each run, opens the page in Debian's Chromium
+ *     behind that link once per engine (progressive, native, hlsjs) and measures time to first
+ *     frame, stalls in the first 45 s, bytes in the first 30 s, seek to 80 % → playing again,
+ *     and the height reached; prints medians and checks them against targets. The link is the
+ *     front's: one bottleneck of the link's bandwidth and round trip shared by every connection
+ *     of the page (scripts/throttle.mjs), new for each page;
  *  6. records the machine's load average through the run (the machine may be shared).
  *
  *   npm run bench:video                         3 runs per link and engine
  *   npm run bench:video -- --runs 1 --profiles 3G --engines native,hlsjs
+ *   npm run bench:video -- --waterfall           also print every request's start and end (first run of each link and engine)
+ *   npm run bench:video -- --throttle cdp        Chromium's CDP network emulation instead of the front's link
  *   npm run bench:video -- --http1               the browser talks HTTP/1.1 to the front
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { register } from "tsx/esm/api";
-import { measurePlayback, median, PROFILES, type Engine, type PlaybackFigures } from "./measure";
+import { measurePlayback, median, PROFILES, type Engine, type PlaybackFigures, type WaterfallEntry } from "./measure";
 
 register();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -43,6 +50,41 @@ function option(name: string): string | undefined {
 const runs = Number(option("runs") ?? 3);
 const profiles = PROFILES.filter((p) => (option("profiles") ?? PROFILES.map((x) => x.name).join(",")).split(",").includes(p.name));
 const engines = (option("engines") ?? "progressive,native,hlsjs").split(",") as Engine[];
+const throttle = option("throttle") === "cdp" ? "cdp" : "front";
+const waterfall = process.argv.includes("--waterfall");
+
+interface Site {
+  baseURL: string;
+  originURL: string;
+  setLink: (profile: { downBps: number; upBps: number; rttMs: number } | null) => unknown;
+  stop: () => Promise<void>;
+}
+
+/** GET through the front (its certificate is self-signed): status, the cache headers, the body's length. */
+function getThroughFront(url: string): Promise<{ status: number; cache: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { rejectUnauthorized: false }, (res) => {
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, cache: String(res.headers["cf-cache-status"] ?? res.headers["x-cache"] ?? "none"), bytes }));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+function printWaterfall(title: string, entries: readonly WaterfallEntry[], figures: PlaybackFigures): void {
+  console.log(`\nwaterfall: ${title} (ms from the document's request; first frame ${figures.firstFrameMs ?? "—"}, hydrated ${figures.hydratedMs ?? "—"})`);
+  console.log("  start  headers      end      KB  priority   type        url");
+  for (const e of entries) {
+    const u = new URL(e.url);
+    console.log(
+      `  ${String(e.start).padStart(5)}  ${String(e.response ?? "—").padStart(7)}  ${String(e.end ?? "—").padStart(7)}  ${(e.bytes / 1024).toFixed(1).padStart(6)}  ${e.priority.padEnd(9)}  ${e.type.padEnd(10)}  ${u.pathname}${u.search}${e.failed ? "  (failed)" : ""}`,
+    );
+  }
+  console.log("");
+}
 
 /** Targets of the streaming work (first frame per link; no stall on slow links; seek-resume on slow 4G). */
 const FIRST_FRAME_TARGET_MS: Record<string, number> = { "fast 4G": 1000, "slow 4G": 2500, "3G": 4000 };
@@ -59,10 +101,20 @@ async function main(): Promise<void> {
   const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) throw new Error("vite build failed");
   await seedTitles([{ n: BENCH_N, dir: clip.dir }], console.log, path.join(STATE, "v3"));
+  // The catalogue in the bench state's D1 (the detail page reads it): a fresh clone has none there.
+  const prepareLocalModule: string = "../prepare-local.mjs";
+  const { applyLocalMigrations, importLocalCatalogue } = (await import(prepareLocalModule)) as {
+    applyLocalMigrations: (o: { log: (line: string) => void; persistPath: string }) => Promise<void>;
+    importLocalCatalogue: (o: { log: (line: string) => void; persistPath: string }) => Promise<unknown>;
+  };
+  await applyLocalMigrations({ log: console.log, persistPath: path.join(STATE, "v3") });
+  await importLocalCatalogue({ log: console.log, persistPath: path.join(STATE, "v3") });
+  // An empty edge cache: the first page of the run reads R2, as the first viewer at an edge does.
+  fs.rmSync(path.join(STATE, "v3", "cache"), { recursive: true, force: true });
 
   const productionSite: string = "../production-site.mjs";
   const { startProductionSite } = (await import(productionSite)) as {
-    startProductionSite: (o: { port: number; state: string }) => Promise<{ baseURL: string; originURL: string; stop: () => Promise<void> }>;
+    startProductionSite: (o: { port: number; state: string }) => Promise<Site>;
   };
   const site = await startProductionSite({ port: PORT, state: STATE });
   console.log(`serving ${site.baseURL} (HTTP/2, compressed) in front of the deploy bundle on ${site.originURL}`);
@@ -89,23 +141,39 @@ async function main(): Promise<void> {
   });
   const all: PlaybackFigures[] = [];
   try {
-    // The edge cache: the second request for a segment is a hit.
+    // The edge cache (emptied above): a segment's first request reads R2, the repeat is a hit. Through the front, as a browser asks.
     const master = await (await fetch(`${site.originURL}/stream/${BENCH_N}/master.m3u8`)).text();
-    const firstPlaylist = master.split("\n").find((l) => l.endsWith(".m3u8") && !l.startsWith("#")) ?? "";
-    const playlist = await (await fetch(`${site.originURL}/stream/${BENCH_N}/${firstPlaylist}`)).text();
-    const segment = playlist.split("\n").find((l) => l.endsWith(".m4s")) ?? "";
-    const segUrl = `${site.originURL}/stream/${BENCH_N}/${segment}`;
-    const first = await fetch(segUrl);
-    await first.arrayBuffer();
-    const second = await fetch(segUrl);
-    await second.arrayBuffer();
-    console.log(`edge cache: ${segment} first ${first.headers.get("x-cache")}, repeat ${second.headers.get("x-cache")}`);
+    const lastPlaylist = master
+      .split("\n")
+      .filter((l) => l.endsWith(".m3u8") && !l.startsWith("#"))
+      .at(-1);
+    const playlist = await (await fetch(`${site.originURL}/stream/${BENCH_N}/${lastPlaylist ?? ""}`)).text();
+    // The last segment of the top rendition: no page of the run has asked for it yet.
+    const segment = playlist
+      .split("\n")
+      .filter((l) => l.endsWith(".m4s"))
+      .at(-1);
+    const segUrl = `${site.baseURL}/stream/${BENCH_N}/${segment ?? ""}`;
+    const first = await getThroughFront(segUrl);
+    const second = await getThroughFront(segUrl);
+    const cacheOk = first.status === 200 && second.status === 200 && first.cache === "MISS" && second.cache === "HIT" && first.bytes === second.bytes;
+    console.log(
+      `edge cache: ${segment ?? "no segment"} first ${first.cache}, repeat ${second.cache} (${second.bytes} bytes)${cacheOk ? "" : " — NOT served from the edge cache"}`,
+    );
+    if (!cacheOk) process.exitCode = 1;
+
+    // A warm worker, as at an edge serving a popular title: the first page measured must not pay for the isolate's start.
+    for (let i = 0; i < 2; i++) await (await fetch(`${site.originURL}/video/video_001`)).text();
 
     for (const profile of profiles) {
       for (let run = 1; run <= runs; run++) {
         for (const engine of engines) {
-          const figures = await measurePlayback(browser, `${site.baseURL}/video/video_001`, engine, profile);
+          if (throttle === "front") site.setLink(profile);
+          const figures = await measurePlayback(browser, `${site.baseURL}/video/video_001`, engine, profile, { throttle, waterfall: waterfall && run === 1 });
+          site.setLink(null);
           all.push(figures);
+          if (figures.waterfall) printWaterfall(`${profile.name} ${engine}`, figures.waterfall, figures);
+          delete figures.waterfall;
           console.log(
             `${profile.name.padEnd(8)} run ${run} ${engine.padEnd(11)} first frame ${fmtMs(figures.firstFrameMs)} (${figures.frameSource}; hydrated ${fmtMs(figures.hydratedMs)}, frame − hydration ${fmtMs(figures.firstFrameVsHydrationMs)}), ` +
               `stalls ${figures.stalls} / ${fmtMs(figures.stallMs)}, media 30 s ${fmtKb(figures.mediaBytes30s)}, seek ${fmtMs(figures.seekResumeMs)}, height ${figures.maxHeight}/${figures.endHeight}, hls.js ${fmtKb(figures.hlsJsBytes)}`,
@@ -159,7 +227,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  console.log(`\nMedian of ${runs} run(s), 60 s 1080p clip, Debian Chromium with CDP throttling:\n`);
+  console.log(`\nMedian of ${runs} run(s), 60 s 1080p clip, Debian Chromium, ${throttle === "front" ? "the front's shared link" : "CDP network emulation"}:\n`);
   const fmtLoad = (x: number) => x.toFixed(1);
   console.log(
     `load average (1 min) during the run: ${fmtLoad(loadFigures.min)}–${fmtLoad(loadFigures.max)}, mean ${fmtLoad(loadFigures.mean)} on ${loadFigures.cpus} CPUs\n`,
@@ -167,7 +235,10 @@ async function main(): Promise<void> {
   console.log(rows.join("\n"));
   fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
   const out = path.join(root, "bench-results", `video-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  fs.writeFileSync(out, JSON.stringify({ runs, clip: clip.result.renditions, loadAverage: { ...loadFigures, samples: load }, summary, all }, null, 2));
+  fs.writeFileSync(
+    out,
+    JSON.stringify({ runs, throttle, clip: clip.result.renditions, loadAverage: { ...loadFigures, samples: load }, summary, all }, null, 2),
+  );
   console.log(`\n${failures === 0 ? "all targets met" : `${failures} engine/link pair(s) missed a target`}; figures in ${path.relative(root, out)}`);
 }
 

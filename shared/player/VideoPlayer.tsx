@@ -42,7 +42,8 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   // What the server puts in the <video> (the ?engine= override of the benchmark and tests included).
   const source = initialSource(new URLSearchParams(useLocation().search).get("engine"));
   preload(poster, { as: "image", fetchPriority: "high" });
-  if (source !== "mp4") preload(master, { as: "fetch", crossOrigin: "anonymous" });
+  // hls.js starts on this preload (high: it is on hls.js's critical path, and small); native players make their own request.
+  if (source !== "mp4") preload(master, { as: "fetch", crossOrigin: "anonymous", fetchPriority: "high" });
 
   const videoRef = useRef<HTMLVideoElement>(null);
   const trackRef = useRef<HTMLTrackElement>(null);

@@ -31,8 +31,12 @@ export const playerConfig = {
     maxBufferSeconds: 60,
     /** Played media kept behind the playhead (quick back-seeks, bounded memory on phones). */
     backBufferSeconds: 30,
-    /** Share of the estimated bandwidth a start level may use (the rest absorbs estimate error). */
-    startBandwidthShare: 0.7,
+    /**
+     * Share of the estimated bandwidth a start level may use: the first segment shares the link
+     * with the page's own JavaScript, and the browser's estimate (navigator.connection) is coarse
+     * and often stale, so the start is small and hls.js ramps up from measured segments.
+     */
+    startBandwidthShare: 0.25,
     /** Bandwidth assumed before anything is measured when the browser gives no estimate (bits/s): the lowest level. */
     defaultEstimateBps: 400_000,
   },

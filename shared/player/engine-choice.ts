@@ -60,6 +60,25 @@ export function pageEngine(): EngineKind {
   return decided;
 }
 
+/**
+ * The inline script the server puts in the <head> of a page with a player
+ * (shared/Document.tsx): where this browser will play the stream with hls.js (the same decision
+ * as chooseEngine, from the same capabilities and ?engine=), it adds modulepreloads of `chunks`
+ * (hls.js and the player island's chunks, which hls.js waits for), so they download alongside
+ * the page's own JavaScript instead of after it has run. Browsers with native HLS, and the MP4
+ * path, fetch nothing more: the player's chunk is not on their way to the first frame.
+ * tests/unit/hls-preload-script.test.ts checks it decides as chooseEngine does.
+ */
+export function hlsPreloadScript(chunks: readonly string[]): string {
+  return (
+    `(function(){var d=document,w=window,e=new URLSearchParams(location.search).get("engine"),` +
+    `n=d.createElement("video").canPlayType(${JSON.stringify(HLS_MIME)})!=="",` +
+    `m=typeof w.MediaSource==="function"||typeof w.ManagedMediaSource==="function";` +
+    `if(e==="progressive"||!m||(n&&e!=="hlsjs"))return;` +
+    `${JSON.stringify(chunks).replace(/</g, "\\u003c")}.forEach(function(h){var l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.appendChild(l)})})()`
+  );
+}
+
 let hlsModule: Promise<typeof HlsType> | null = null;
 
 /** hls.js (the light build: no EME, no alternate audio; subtitles are rendered by the player). Loaded once. */

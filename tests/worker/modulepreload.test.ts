@@ -83,3 +83,42 @@ describe("modulepreload links of the lazy routes", () => {
     }
   });
 });
+
+describe("the hls.js and player chunks on pages that play a stream", () => {
+  const hlsChunk = clientAssets.lazy["node_modules/hls.js/dist/hls.light.mjs"]?.[0];
+  const playerChunk = clientAssets.lazy["shared/player/VideoPlayer.tsx"]?.[0];
+  /** The inline <head> scripts of a page, with their nonces. */
+  const inlineScripts = (html: string) =>
+    [...html.matchAll(/<script nonce="([^"]*)"[^>]*>([^<]*)<\/script>/g)]
+      .map((m) => ({ nonce: m[1], body: m[2] }))
+      .filter((s) => s.body.includes("modulepreload"));
+
+  it("the detail page's <head> names them in a script carrying the response's CSP nonce, not as modulepreload links", async () => {
+    expect(hlsChunk).toMatch(/^\/assets\/hls\.light-.+\.js$/);
+    for (const path of ["/video/video_001", "/video/video_003/2"]) {
+      const res = await SELF.fetch(BASE + path);
+      const html = await res.text();
+      const head = html.slice(0, html.indexOf("</head>"));
+      const scripts = inlineScripts(head);
+      expect(scripts, path).toHaveLength(1);
+      expect(scripts[0].body).toContain(JSON.stringify(hlsChunk));
+      expect(scripts[0].body).toContain(JSON.stringify(playerChunk));
+      // Before the stylesheet (an inline script after it would wait for it).
+      expect(head.indexOf(scripts[0].body)).toBeLessThan(head.indexOf('rel="stylesheet"'));
+      const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
+      expect(nonce, path).toBeTruthy();
+      expect(scripts[0].nonce).toBe(nonce);
+      // Loaded only where the browser needs them: never in the page's own preloads.
+      expect(preloadsOf(html)).not.toContain(hlsChunk);
+      expect(preloadsOf(html)).not.toContain(playerChunk);
+    }
+  });
+
+  it("pages without a player, and a detail page of an unknown title, do not", async () => {
+    for (const path of ["/", "/category/all", "/search?q=" + encodeURIComponent("爱"), "/video/video_999"]) {
+      const html = await (await SELF.fetch(BASE + path)).text();
+      expect(inlineScripts(html), path).toEqual([]);
+      expect(html, path).not.toContain(hlsChunk);
+    }
+  });
+});
