@@ -19,9 +19,6 @@ const { prepareMedia } = await import("./media/prepare.ts");
 const { openLocalBindings } = await import("./media/seed.ts");
 const { importIntoD1, importSummary } = await import("./catalogue/import.ts");
 
-/** The local bindings (D1 among them) with wrangler dev's persistence. */
-export const openLocalD1 = () => openLocalBindings();
-
 process.env.WRANGLER_SEND_METRICS = "false";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -187,16 +187,9 @@ export async function importCatalogue({
   log = console.log,
 }: ImportOptions = {}): Promise<ImportOutcome> {
   if (!remote) {
-    const { applyLocalMigrations, openLocalD1 } = await import("../prepare-local.mjs");
+    const { applyLocalMigrations, importLocalCatalogue } = await import("../prepare-local.mjs");
     await applyLocalMigrations({ log });
-    const proxy = await openLocalD1();
-    try {
-      const outcome = await importIntoD1(proxy.env.DB, file);
-      log(importSummary(outcome));
-      return outcome;
-    } finally {
-      await proxy.dispose();
-    }
+    return importLocalCatalogue({ log, file });
   }
   const started = performance.now();
   const rows = titleRows(readCatalogue(file));
