@@ -47,10 +47,10 @@ declare namespace Cloudflare {
     DANMAKU_SAMPLES?: string;
     /** Only in the worker tests: the D1 migrations to apply. */
     TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
-    /** Only in the worker tests: the catalogue file's D1 rows (scripts/catalogue/rows.ts). */
-    TEST_CATALOGUE_ROWS?: import("./scripts/catalogue/import-plan").TitleRow[];
-    /** Only in the worker tests: a generated catalogue's D1 rows (scripts/catalogue/generate.ts). */
-    TEST_GENERATED_ROWS?: import("./scripts/catalogue/import-plan").TitleRow[];
+    /** Only in the worker tests: the catalogue file's D1 rows (scripts/catalogue/rows.ts), as JSON text. */
+    TEST_CATALOGUE_ROWS?: string;
+    /** Only in the worker tests: a generated catalogue's D1 rows (scripts/catalogue/generate.ts), as JSON text. */
+    TEST_GENERATED_ROWS?: string;
   }
 }
 

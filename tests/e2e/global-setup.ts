@@ -1,19 +1,47 @@
+import { rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
+import type { SiteStatus } from "./site-status";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
+    /** Where the global setup writes how the site's start is going (tests/e2e/site-status.ts). */
+    siteStatusFile: string;
   }
 }
 
 /**
- * Serves the built site with `wrangler dev` (the same command as `npm start`)
- * on a free port ($E2E_PORT when set), with the local bindings prepared (scripts/local-site.mjs).
+ * Serves the built site with `wrangler dev` (the same command as `npm start`) on a free port
+ * ($E2E_PORT when set), with the local bindings prepared (scripts/local-site.mjs).
  * A fixed port would let a run talk to another checkout's site, or to a running `npm start`.
+ *
+ * The start is not awaited here: global setups run before any test file of any project, and on a
+ * fresh clone packing the media takes minutes, during which the unit and worker tests run (the e2e
+ * files run last, in their own sequential group). Each e2e file waits for the site in its setup
+ * file (tests/e2e/site-ready.ts), which reads the status this setup writes.
  */
 export default async function setup(project: TestProject) {
   const { freePort, startLocalSite } = await import("../../scripts/local-site.mjs");
-  const site = await startLocalSite({ port: process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort() });
-  project.provide("baseURL", site.baseURL);
-  return () => site.stop();
+  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
+  const statusFile = path.join(os.tmpdir(), `yingshi-e2e-site-${process.pid}-${port}.json`);
+  const write = (status: SiteStatus) => writeFile(statusFile, JSON.stringify(status));
+  await write({ state: "starting" });
+  project.provide("baseURL", `http://127.0.0.1:${port}`);
+  project.provide("siteStatusFile", statusFile);
+  const site = startLocalSite({ port }).then(
+    async (started) => {
+      await write({ state: "ready" });
+      return started;
+    },
+    async (error: unknown) => {
+      await write({ state: "failed", error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      return null;
+    },
+  );
+  return async () => {
+    await (await site)?.stop();
+    await rm(statusFile, { force: true });
+  };
 }

@@ -15,7 +15,7 @@ import { queryListing } from "../../worker/catalogue/listing";
 import { querySearch, querySuggest } from "../../worker/catalogue/search";
 import { cardsByIds } from "../../worker/catalogue/titles";
 
-const rows = env.TEST_GENERATED_ROWS as TitleRow[];
+const rows = JSON.parse(env.TEST_GENERATED_ROWS ?? "[]") as TitleRow[];
 const entries = rows.map((r) => JSON.parse(r.entry) as Video);
 const letters = new Map(rows.map((r) => [r.id, r.letter]));
 /** Real plays for every seventh title (the 最热 sort), some equal to test the ties. */
