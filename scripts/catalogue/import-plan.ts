@@ -33,6 +33,8 @@ export interface TitleRow {
   search_description: string;
   /** `search_chars` rows: each folded character once, with its best tier. */
   search_chars: Array<[string, number]>;
+  /** `search_pinyin` keys (shared/search/pinyin-keys.ts) of the title and its names, each once. */
+  search_pinyin_keys: string[];
   categories: string[];
   episodes: Array<{ number: number; name: string | null; video_file: string; duration: string }>;
 }
@@ -100,8 +102,11 @@ function multiInsert(table: string, columns: readonly string[], rows: readonly S
   return out;
 }
 
-/** The version of the search keys (`search_chars`) this import writes; older titles get theirs rewritten. */
-export const SEARCH_VERSION = 1;
+/**
+ * The version of the search keys (`search_chars`, `search_pinyin`) this import writes; older
+ * titles get theirs rewritten. 2: `search_pinyin` (migrations/0007_search_pinyin.sql).
+ */
+export const SEARCH_VERSION = 2;
 
 /** `DELETE FROM {table} WHERE {column} IN (…)` for `ids`, in statements of at most 100 ids. */
 function deleteIn(table: string, column: string, ids: readonly string[]): Statement[] {
@@ -116,6 +121,11 @@ function deleteIn(table: string, column: string, ids: readonly string[]): Statem
 /** `search_chars` rows of titles (their old rows deleted first by the caller). */
 function searchCharRows(rows: readonly TitleRow[]): SqlValue[][] {
   return rows.flatMap((row) => row.search_chars.map(([char, tier]): SqlValue[] => [char, row.id, tier]));
+}
+
+/** `search_pinyin` rows of titles (their old rows deleted first by the caller). */
+function searchPinyinRows(rows: readonly TitleRow[]): SqlValue[][] {
+  return rows.flatMap((row) => row.search_pinyin_keys.map((key): SqlValue[] => [key, row.id]));
 }
 
 interface ExistingRow {
@@ -170,6 +180,7 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
     ...deleteIn("title_categories", "title_id", [...writtenIds, ...removed]),
     ...deleteIn("episodes", "title_id", [...writtenIds, ...removed]),
     ...deleteIn("search_chars", "title_id", [...writtenIds, ...rekeyed.map((r) => r.id), ...removed]),
+    ...deleteIn("search_pinyin", "title_id", [...writtenIds, ...rekeyed.map((r) => r.id), ...removed]),
     ...deleteIn("titles", "id", removed),
     ...changed.map((row): Statement => ({
       sql: `UPDATE titles SET ${TITLE_COLUMNS.slice(1)
@@ -194,6 +205,7 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
       written.flatMap((row) => row.episodes.map((e): SqlValue[] => [row.id, e.number, e.name, e.video_file, e.duration])),
     ),
     ...multiInsert("search_chars", ["char", "title_id", "tier"], searchCharRows([...written, ...rekeyed])),
+    ...multiInsert("search_pinyin", ["key", "title_id"], searchPinyinRows([...written, ...rekeyed])),
     ...moves,
   ];
   const rekeyedIds = rekeyed.map((r) => r.id);

@@ -9,6 +9,7 @@ import type { TitleEntry } from "../../shared/catalogue/schema";
 import type { Video } from "../../shared/catalogue/types";
 import { compareTitles } from "../../shared/collation";
 import { fold } from "../../shared/search/normalise";
+import { pinyinKeys } from "../../shared/search/pinyin-keys";
 import { titleNames } from "../../shared/search/index";
 import { TIER } from "../../shared/search/rank";
 import { toSimplified } from "../../shared/search/t2s";
@@ -50,6 +51,16 @@ export function searchChars(title: string, names: readonly string[], labels: rea
   for (const label of labels) for (const c of label) note(c, TIER.tagOrCategory);
   for (const c of description) note(c, TIER.description);
   return [...best];
+}
+
+/**
+ * The `search_pinyin` keys (migrations/0007_search_pinyin.sql) of the title's folded text and of
+ * each name's, from their syllables (one per folded character, as the worker's matcher reads them).
+ */
+export function searchPinyinKeys(title: string, titleSyllables: readonly string[], names: ReadonlyArray<[string, string]>): string[] {
+  const keys = new Set(pinyinKeys([...title], titleSyllables));
+  for (const [text, pinyin] of names) if (pinyin) for (const key of pinyinKeys([...text], pinyin.split(" "))) keys.add(key);
+  return [...keys];
 }
 
 /** The catalogue entry as the site uses it: media paths with exactly one leading slash. */
@@ -106,6 +117,7 @@ export function titleRows(entries: readonly TitleEntry[]): TitleRow[] {
         labels,
         description,
       ),
+      search_pinyin_keys: searchPinyinKeys(searchTitle, syllables, names),
       categories: [...video.category],
       episodes: (video.episodes ?? []).map((e, i) => ({ number: i + 1, name: e.name ?? null, video_file: e.videoFile, duration: e.duration })),
     };

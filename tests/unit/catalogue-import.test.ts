@@ -7,7 +7,7 @@ import { generateCatalogue } from "../../scripts/catalogue/generate";
 import { inlineStatement, sqlFile, sqlLiteral } from "../../scripts/catalogue/import";
 import { planImport, SEARCH_VERSION } from "../../scripts/catalogue/import-plan";
 import { pinyinLetter } from "../../scripts/catalogue/pinyin";
-import { searchChars, titleRows } from "../../scripts/catalogue/rows";
+import { searchChars, searchPinyinKeys, titleRows } from "../../scripts/catalogue/rows";
 import { statements as migrationStatements } from "../../scripts/sql-statements.mjs";
 import { validateCatalogue } from "../../shared/catalogue/schema";
 
@@ -81,10 +81,17 @@ describe("import plan", () => {
       4,
     );
     expect(plan.report).toEqual({ added: 0, changed: 0, moved: 0, removed: 0, unchanged: 5, rekeyed: 2 });
-    expect(plan.statements.map((s) => s.sql.slice(0, 40))).toEqual(
+    const heads = plan.statements.map((s) => s.sql.slice(0, 40));
+    const charInserts = heads.filter((h) => h.startsWith("INSERT INTO search_chars ")).length;
+    const pinyinInserts = heads.filter((h) => h.startsWith("INSERT INTO search_pinyin ")).length;
+    expect(charInserts).toBeGreaterThan(0);
+    expect(pinyinInserts).toBeGreaterThan(0);
+    expect(heads).toEqual(
       [
         "DELETE FROM search_chars WHERE title_id IN",
-        ...plan.statements.slice(1, -1).map(() => "INSERT INTO search_chars (char, title_id, t"),
+        "DELETE FROM search_pinyin WHERE title_id IN",
+        ...Array.from({ length: charInserts }, () => "INSERT INTO search_chars (char, title_id, t"),
+        ...Array.from({ length: pinyinInserts }, () => "INSERT INTO search_pinyin (key, title_id) V"),
         "UPDATE titles SET search_version = ? WHERE id IN ",
       ].map((s) => s.slice(0, 40)),
     );
@@ -120,6 +127,20 @@ describe("search_chars rows", () => {
     expect(chars.get("中")).toBe(7);
     expect(new Map(searchChars("爱", [], [], "爱")).get("爱")).toBe(0);
     expect(chars.size).toBe(new Set("雾港来信魏承泽悬疑电影雾中来信的邮差").size);
+  });
+});
+
+describe("search_pinyin keys", () => {
+  it("cover the title and every name that has pinyin, each key once", () => {
+    const keys = searchPinyinKeys(
+      "雾港",
+      ["wu", "gang"],
+      [
+        ["林默", "lin mo"],
+        ["fog", ""],
+      ],
+    );
+    expect(keys.sort()).toEqual(["wu", "wg", "ga", "g", "li", "lm", "mo", "m"].sort());
   });
 });
 

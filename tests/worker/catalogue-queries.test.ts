@@ -99,6 +99,15 @@ describe("search from D1 = the in-memory reference", () => {
   const actor = first.actors?.[0] ?? "";
   /** The pinyin of the first title's first name (director), written together: a tier-5 pinyin match. */
   const namePinyin = ((JSON.parse(rows[0].search_names) as Array<[string, string]>)[0]?.[1] ?? "").replaceAll(" ", "");
+  /** Forms of a title's pinyin (narrowed through search_pinyin): initials, syllables cut short, syllables then a character. */
+  const syllables = rows[7].search_pinyin.split(" ");
+  const titleChars = [...rows[7].search_title];
+  const initials = syllables.map((x) => x[0]).join("");
+  const mixed = syllables.map((x, i) => (i % 2 === 0 ? x : x[0])).join("");
+  const shortened = syllables.map((x) => x.slice(0, 2)).join("");
+  const thenChar = syllables[0] + titleChars.slice(1).join("");
+  const letterThenChar = syllables[0][0] + titleChars.slice(1, 3).join("");
+  const fromSecond = syllables.slice(1).join("");
   const SEARCHES = [
     "爱",
     "春",
@@ -131,6 +140,16 @@ describe("search from D1 = the in-memory reference", () => {
     "爱 a",
     "ai chun",
     namePinyin,
+    initials,
+    mixed,
+    shortened,
+    thenChar,
+    letterThenChar,
+    fromSecond,
+    `${initials} ${titleChars[0]}`,
+    "lv",
+    "lu",
+    "nv",
     "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
   ];
   const EXTRA = [

@@ -10,10 +10,12 @@
  * straight from search_chars.
  *
  * A query with Latin letters may match by pinyin (initials, partial syllables, mixes such as
- * wu港), which SQL cannot decide: SQL narrows the catalogue to candidates (every term found in
- * the keys, or its letters in order in the pinyin) and gives each term's tier in the title's
- * text, tags and description; the worker matches the title's pinyin and the names where those
- * could do better, and hands the tiers back to SQL as JSON.
+ * wu港), which SQL cannot decide: SQL narrows the catalogue to candidates through two indexes —
+ * titles holding every character of a term (search_chars: it may be found as text), or titles
+ * with a pinyin key of the term's first two letters (search_pinyin, shared/search/pinyin-keys.ts:
+ * it may match by pinyin) that also hold its other characters — and gives each term's tier in
+ * the title's text, tags and description; the worker matches the title's pinyin and the names
+ * where those could do better, and hands the tiers back to SQL as JSON.
  *
  * Cost: one round trip for the page (two for pinyin; one more when the URL names a category the
  * results lack or a page past the last), then the loader's 12 cards, then 热门推荐 when nothing
@@ -23,6 +25,7 @@ import { compareTitles } from "../../shared/collation";
 import { marksFor, type Mark } from "../../shared/search/highlight";
 import { HOT_COUNT, MAX_SUGGESTIONS, type RankedItem, type SearchItem } from "../../shared/search/index";
 import { foldText, normaliseQuery, queryTerms } from "../../shared/search/normalise";
+import { pinyinKeyLookup } from "../../shared/search/pinyin-keys";
 import { hasPinyinLetters, matchPinyin } from "../../shared/search/pinyin-match";
 import { isSearchSort, type SearchResult, type SearchSort, type SuggestResponse, type Suggestion } from "../../shared/search/query";
 import { matchDoc, TIER, type NameField, type SearchDoc } from "../../shared/search/rank";
@@ -115,11 +118,12 @@ function matchesInSql(terms: readonly string[]): Matches {
  * A term's pinyin pattern: its letters in order, the first at the start of a syllable (every
  * piece a term is typed in starts a syllable, and so does its first letter). A necessary
  * condition of a pinyin match, for `' ' || search_pinyin` and for the names' JSON with its
- * quotes turned into spaces. Folded terms hold only letters and digits: no LIKE wildcard.
+ * quotes turned into spaces. Folded terms hold only letters and digits: the only wildcards are ours.
  */
 function pinyinPattern(term: string): string {
   const letters = [...term].filter((c) => LATIN.test(c)).slice(0, MAX_PATTERN_LETTERS);
-  return `% ${letters.join("%")}%`;
+  // ü is stored as v and may be typed u (lv, lu): a typed u matches either.
+  return `% ${letters.map((c) => (c === "u" ? "_" : c)).join("%")}%`;
 }
 
 /**
@@ -172,10 +176,35 @@ function pinyinTier(row: PinyinRow, terms: readonly string[]): number {
   return tier;
 }
 
+/** Characters a pinyin match can only hold as themselves: all but Latin letters and digits. */
+const UNTYPED = /[^a-z0-9]/;
+
+/**
+ * The ids of titles a term may match (a subquery), its parameters appended to `params`: the
+ * titles holding all its characters (it may be found as text), and, when it starts with a letter
+ * or digit, those with its pinyin key that hold its other characters (it may match by pinyin).
+ */
+function candidateIds(term: string, params: Array<string | number>): string {
+  const holding = (chars: readonly string[]): string => {
+    const narrowing = [...new Set(chars)].slice(0, MAX_NARROWING_CHARS);
+    params.push(JSON.stringify(narrowing), narrowing.length);
+    return `SELECT title_id FROM search_chars WHERE char IN (SELECT value FROM json_each(?${params.length - 1})) GROUP BY title_id HAVING count(*) = ?${params.length}`;
+  };
+  const asText = holding([...term]);
+  const lookup = hasPinyinLetters(term) ? pinyinKeyLookup(term) : null;
+  if (lookup === null) return asText;
+  if ("exact" in lookup) params.push(lookup.exact);
+  else params.push(lookup.prefix, `${lookup.prefix}~`);
+  const key = "exact" in lookup ? `key = ?${params.length}` : `key >= ?${params.length - 1} AND key < ?${params.length}`;
+  const untyped = [...term].filter((c) => UNTYPED.test(c));
+  const byPinyin = `SELECT title_id FROM search_pinyin WHERE ${key}` + (untyped.length > 0 ? ` AND title_id IN (${holding(untyped)})` : "");
+  return `${asText} UNION ${byPinyin}`;
+}
+
 /** The matches of a query with Latin letters: SQL's candidates ranked by pinyin in the worker, as a JSON table. */
 async function matchesByPinyin(db: D1Database, terms: readonly string[]): Promise<Matches> {
   const all = withJoined(terms);
-  // ?1 … the terms, then the pinyin patterns of those with letters, then the limit.
+  // ?1 … the terms, then the pinyin patterns of those with letters, then the candidates' parameters and the limit.
   const params: Array<string | number> = [...all];
   const columns = all.map((term, i) => {
     const k = `${tierSql(i + 1, !hasPinyinLetters(term))} AS k${i}`;
@@ -184,12 +213,14 @@ async function matchesByPinyin(db: D1Database, terms: readonly string[]): Promis
     const pattern = `?${params.length}`;
     return `${k}, (' ' || t.search_pinyin) LIKE ${pattern} AS p${i}, (instr(t.search_names_flat, ?${i + 1}) > 0 OR replace(t.search_names, '"', ' ') LIKE ${pattern}) AS n${i}`;
   });
+  // Only titles every term may match are ranked: one index lookup per term instead of every title.
+  const narrowing = terms.map((term) => `t.id IN (${candidateIds(term, params)})`).join(" AND ");
   params.push(MAX_CANDIDATES);
   // Every term must be found in the text or may match by pinyin (the joined terms need not).
   const where = terms.map((_, i) => `(k${i} < ${NO_MATCH} OR p${i} OR n${i})`).join(" AND ");
   const { results } = await db
     .prepare(
-      `SELECT * FROM (SELECT t.id, t.position, t.search_title, t.search_pinyin, t.search_names, ${columns.join(", ")} FROM titles t) ` +
+      `SELECT * FROM (SELECT t.id, t.position, t.search_title, t.search_pinyin, t.search_names, ${columns.join(", ")} FROM titles t WHERE ${narrowing}) ` +
         `WHERE ${where} ORDER BY position LIMIT ?${params.length}`,
     )
     .bind(...params)
