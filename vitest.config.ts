@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 import { readCatalogue } from "./scripts/catalogue/check";
 import { generateCatalogue } from "./scripts/catalogue/generate";
 import { titleRows } from "./scripts/catalogue/rows";
+import { E2E_MEDIA_ENV } from "./tests/e2e/site-env";
 
 const root = import.meta.dirname;
 const GENERATED_TITLES = 360;
@@ -55,6 +56,8 @@ export default defineConfig(async () => {
             name: "e2e",
             include: ["tests/e2e/**/*.test.ts"],
             environment: "node",
+            // The e2e site's media directory, for the tests that read its packs (tests/e2e/site-env.ts).
+            env: { ...E2E_MEDIA_ENV },
             globalSetup: ["./tests/e2e/global-setup.ts"],
             setupFiles: ["./tests/e2e/site-ready.ts"],
             fileParallelism: false,

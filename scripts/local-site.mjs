@@ -30,14 +30,16 @@ export function freePort() {
 }
 
 /**
- * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string, cwd?: string }} options
+ * @param {{ port: number, log?: (line: string) => void, vars?: Record<string, string>, inspectorPort?: number, persistTo?: string, prepare?: boolean, cwd?: string }} options
  *   inspectorPort: serve the worker isolate's devtools protocol on 127.0.0.1:<inspectorPort>
+ *   persistTo: serve another local state directory, seeded by the caller (e.g. the video benchmark)
+ *     unless `prepare` says to prepare it here (the e2e site's own state)
+ *   prepare: pack, seed, migrate and import first (default: only for this checkout's default state)
  *   cwd: serve another checkout, built and with its local state prepared by the caller (a test's copy)
  * @returns {Promise<{ baseURL: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
  */
-export async function startLocalSite({ port, log = () => {}, vars = {}, inspectorPort, persistTo, cwd = root }) {
-  // persistTo: serve another local state directory (already seeded by the caller, e.g. the video benchmark).
-  if (!persistTo && cwd === root) await prepareLocal({ log });
+export async function startLocalSite({ port, log = () => {}, vars = {}, inspectorPort, persistTo, cwd = root, prepare = !persistTo && cwd === root }) {
+  if (prepare) await prepareLocal({ log, persistPath: persistTo ? path.join(persistTo, "v3") : undefined });
   const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const inspectorArgs = inspectorPort ? ["--inspector-port", String(inspectorPort), "--inspector-ip", "127.0.0.1"] : [];

@@ -73,11 +73,15 @@ export async function importLocalCatalogue({ log = console.log, file = process.e
   }
 }
 
-/** @param {{ log?: (line: string) => void }} [options] */
-export async function prepareLocal({ log = console.log } = {}) {
-  await prepareMedia({ log });
-  await applyLocalMigrations({ log });
-  await importLocalCatalogue({ log });
+/**
+ * Media, migrations and catalogue, into wrangler dev's default state or another one.
+ * `persistPath`: that state's v3 directory (`wrangler dev --persist-to X` → X/v3).
+ * @param {{ log?: (line: string) => void, persistPath?: string }} [options]
+ */
+export async function prepareLocal({ log = console.log, persistPath = undefined } = {}) {
+  await prepareMedia({ log, persistPath });
+  await applyLocalMigrations({ log, persistPath });
+  await importLocalCatalogue({ log, persistPath });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

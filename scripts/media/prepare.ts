@@ -10,9 +10,14 @@ import { fileURLToPath } from "node:url";
 import { seedTitles } from "./seed";
 import { packTitles, titleMediaOptions } from "./titles";
 
-export async function prepareMedia({ log = console.log, seed = true }: { log?: (line: string) => void; seed?: boolean } = {}): Promise<void> {
+/** persistPath: another local state's v3 directory to seed (`wrangler dev --persist-to X` → X/v3). */
+export async function prepareMedia({
+  log = console.log,
+  seed = true,
+  persistPath,
+}: { log?: (line: string) => void; seed?: boolean; persistPath?: string } = {}): Promise<void> {
   const titles = await packTitles(titleMediaOptions(), log);
-  if (seed) await seedTitles(titles, log);
+  if (seed) await seedTitles(titles, log, persistPath);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -9,6 +9,7 @@
  *   MEDIA_EPISODE_SECONDS  episode clip length (6)          MEDIA_EPISODE_HEIGHT  episode source height (360)
  *   MEDIA_TITLES   how many titles, from 1, with their episodes (all)
  *   MEDIA_FPS      frame rate (24)     MEDIA_JOBS  packed at once (2)     MEDIA_PRESET  x264 preset (superfast)
+ *   MEDIA_DIR      where the packs go (.media-cache/titles)
  */
 import { existsSync } from "node:fs";
 import { readdir, rm, mkdir } from "node:fs/promises";
@@ -24,7 +25,8 @@ import { placeholderSource, type PlaceholderOptions } from "./placeholder";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CACHE_DIR = path.join(REPO_ROOT, ".media-cache");
-export const TITLES_DIR = path.join(CACHE_DIR, "titles");
+/** Where the packs go: $MEDIA_DIR (relative to the repo) when set, e.g. the e2e site's own smaller media. */
+export const TITLES_DIR = process.env.MEDIA_DIR ? path.resolve(REPO_ROOT, process.env.MEDIA_DIR) : path.join(CACHE_DIR, "titles");
 
 /**
  * Title clips of 12 s and episode clips of 6 s at 360p by default: with the series' episodes the

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, screenshot, waitForHydration } from "./browser";
+import { E2E_STATE } from "./site-env";
 
 /**
  * The e-mail flows in Chromium, following the links of the development mailbox (/dev/mail, served
@@ -130,7 +131,7 @@ describe("e-mail confirmation (AUTH_AUTO_CONFIRM=false) through the development 
   beforeAll(async () => {
     const root = path.resolve(import.meta.dirname, "../..");
     const { freePort, startLocalSite } = (await import(path.join(root, "scripts/local-site.mjs"))) as typeof import("../../scripts/local-site.mjs");
-    site = await startLocalSite({ port: await freePort(), vars: { AUTH_AUTO_CONFIRM: "false" } });
+    site = await startLocalSite({ port: await freePort(), persistTo: E2E_STATE, vars: { AUTH_AUTO_CONFIRM: "false" } });
   }, 120_000);
 
   afterAll(async () => {

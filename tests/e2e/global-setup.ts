@@ -2,6 +2,7 @@ import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { E2E_MEDIA_ENV, E2E_STATE } from "./site-env";
 import type { SiteStatus } from "./site-status";
 
 declare module "vitest" {
@@ -14,7 +15,8 @@ declare module "vitest" {
 
 /**
  * Serves the built site with `wrangler dev` (the same command as `npm start`) on a free port
- * ($E2E_PORT when set), with the local bindings prepared (scripts/local-site.mjs).
+ * ($E2E_PORT when set), with its own local state and media prepared (tests/e2e/site-env.ts,
+ * scripts/local-site.mjs).
  * A fixed port would let a run talk to another checkout's site, or to a running `npm start`.
  *
  * The start is not awaited here: global setups run before any test file of any project, and on a
@@ -23,6 +25,8 @@ declare module "vitest" {
  * file (tests/e2e/site-ready.ts), which reads the status this setup writes.
  */
 export default async function setup(project: TestProject) {
+  // Before the scripts load: scripts/media/titles.ts reads them when imported.
+  Object.assign(process.env, E2E_MEDIA_ENV);
   const { freePort, startLocalSite } = await import("../../scripts/local-site.mjs");
   const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
   const statusFile = path.join(os.tmpdir(), `yingshi-e2e-site-${process.pid}-${port}.json`);
@@ -30,7 +34,7 @@ export default async function setup(project: TestProject) {
   await write({ state: "starting" });
   project.provide("baseURL", `http://127.0.0.1:${port}`);
   project.provide("siteStatusFile", statusFile);
-  const site = startLocalSite({ port }).then(
+  const site = startLocalSite({ port, persistTo: E2E_STATE, prepare: true }).then(
     async (started) => {
       await write({ state: "ready" });
       return started;
