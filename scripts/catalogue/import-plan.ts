@@ -33,8 +33,8 @@ export interface TitleRow {
   search_description: string;
   /** `search_chars` rows: each folded character once, with its best tier. */
   search_chars: Array<[string, number]>;
-  /** `search_pinyin` keys (shared/search/pinyin-keys.ts) of the title and its names, each once. */
-  search_pinyin_keys: string[];
+  /** `search_pinyin` rows (shared/search/pinyin-keys.ts) of the title and its names: each key once, with its best tier. */
+  search_pinyin_keys: Array<[string, number]>;
   categories: string[];
   episodes: Array<{ number: number; name: string | null; video_file: string; duration: string }>;
 }
@@ -125,7 +125,7 @@ function searchCharRows(rows: readonly TitleRow[]): SqlValue[][] {
 
 /** `search_pinyin` rows of titles (their old rows deleted first by the caller). */
 function searchPinyinRows(rows: readonly TitleRow[]): SqlValue[][] {
-  return rows.flatMap((row) => row.search_pinyin_keys.map((key): SqlValue[] => [key, row.id]));
+  return rows.flatMap((row) => row.search_pinyin_keys.map(([key, tier]): SqlValue[] => [key, row.id, tier]));
 }
 
 interface ExistingRow {
@@ -205,7 +205,7 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
       written.flatMap((row) => row.episodes.map((e): SqlValue[] => [row.id, e.number, e.name, e.video_file, e.duration])),
     ),
     ...multiInsert("search_chars", ["char", "title_id", "tier"], searchCharRows([...written, ...rekeyed])),
-    ...multiInsert("search_pinyin", ["key", "title_id"], searchPinyinRows([...written, ...rekeyed])),
+    ...multiInsert("search_pinyin", ["key", "title_id", "tier"], searchPinyinRows([...written, ...rekeyed])),
     ...moves,
   ];
   const rekeyedIds = rekeyed.map((r) => r.id);

@@ -9,7 +9,7 @@ import type { TitleEntry } from "../../shared/catalogue/schema";
 import type { Video } from "../../shared/catalogue/types";
 import { compareTitles } from "../../shared/collation";
 import { fold } from "../../shared/search/normalise";
-import { pinyinKeys } from "../../shared/search/pinyin-keys";
+import { pinyinKeys, pinyinKeysByPosition } from "../../shared/search/pinyin-keys";
 import { titleNames } from "../../shared/search/index";
 import { TIER } from "../../shared/search/rank";
 import { toSimplified } from "../../shared/search/t2s";
@@ -54,13 +54,19 @@ export function searchChars(title: string, names: readonly string[], labels: rea
 }
 
 /**
- * The `search_pinyin` keys (migrations/0007_search_pinyin.sql) of the title's folded text and of
- * each name's, from their syllables (one per folded character, as the worker's matcher reads them).
+ * The `search_pinyin` rows (migrations/0007_search_pinyin.sql) of the title's folded text and of
+ * each name's, from their syllables (one per folded character, as the worker's matcher reads
+ * them): each key once, with the best tier it gives — the title's first position 3 (a pinyin
+ * match from the start), its other positions 4, a name's 5 (shared/search/rank.ts TIER).
  */
-export function searchPinyinKeys(title: string, titleSyllables: readonly string[], names: ReadonlyArray<[string, string]>): string[] {
-  const keys = new Set(pinyinKeys([...title], titleSyllables));
-  for (const [text, pinyin] of names) if (pinyin) for (const key of pinyinKeys([...text], pinyin.split(" "))) keys.add(key);
-  return [...keys];
+export function searchPinyinKeys(title: string, titleSyllables: readonly string[], names: ReadonlyArray<[string, string]>): Array<[string, number]> {
+  const best = new Map<string, number>();
+  const note = (keys: readonly string[], tier: number) => {
+    for (const key of keys) if ((best.get(key) ?? Infinity) > tier) best.set(key, tier);
+  };
+  pinyinKeysByPosition([...title], titleSyllables).forEach((keys, i) => note(keys, i === 0 ? TIER.pinyinPrefix : TIER.pinyinContains));
+  for (const [text, pinyin] of names) note(pinyinKeys([...text], pinyin ? pinyin.split(" ") : []), TIER.aliasOrPerson);
+  return [...best];
 }
 
 /** The catalogue entry as the site uses it: media paths with exactly one leading slash. */

@@ -10,7 +10,8 @@
  * letters of that character and the next; a term starting with two typed symbols (letters or
  * digits) is looked up by exactly those two, a term starting with one by the keys that start with
  * it. Characters without pinyin (Latin letters, digits) are their own syllable, and `ü` is written
- * `v` or `u`, as matchPinyin reads them.
+ * `v` or `u`, as matchPinyin reads them. For a term of one or two symbols the keys are not only
+ * necessary but sufficient (keysDecide): SQL then decides its pinyin tier without the worker.
  */
 
 /** A symbol that is typed as itself, never a Chinese character: what a key is made of. */
@@ -25,16 +26,15 @@ function spellings(syllable: string): string[] {
 const typable = (syllable: string | undefined): syllable is string => syllable !== undefined && /^[a-z0-9]+$/.test(syllable);
 
 /**
- * The keys of one field: `syllables[i]` is the pinyin of `chars[i]` (the character itself when it
- * has none). Fields whose syllables do not pair up with their characters get none (matchPinyin
- * never matches them by pinyin).
+ * The keys of one field, position by position: `syllables[i]` is the pinyin of `chars[i]` (the
+ * character itself when it has none). Fields whose syllables do not pair up with their
+ * characters get none (matchPinyin never matches them by pinyin).
  */
-export function pinyinKeys(chars: readonly string[], syllables: readonly string[]): string[] {
+export function pinyinKeysByPosition(chars: readonly string[], syllables: readonly string[]): string[][] {
   if (syllables.length !== chars.length) return [];
-  const keys = new Set<string>();
-  for (let i = 0; i < syllables.length; i++) {
-    const syllable = syllables[i];
-    if (!typable(syllable)) continue;
+  return syllables.map((syllable, i) => {
+    if (!typable(syllable)) return [];
+    const keys = new Set<string>();
     const next = typable(syllables[i + 1]) ? syllables[i + 1] : "";
     for (const spelling of spellings(syllable)) {
       // The syllables written together from here, cut to two letters.
@@ -42,8 +42,13 @@ export function pinyinKeys(chars: readonly string[], syllables: readonly string[
       // The first letters of this character and the next.
       keys.add(spelling[0] + next.slice(0, 1));
     }
-  }
-  return [...keys];
+    return [...keys];
+  });
+}
+
+/** The keys of one field, each once. */
+export function pinyinKeys(chars: readonly string[], syllables: readonly string[]): string[] {
+  return [...new Set(pinyinKeysByPosition(chars, syllables).flat())];
 }
 
 /** How a term is looked up among the keys: one key exactly, or every key starting with one symbol; null when it cannot be. */
@@ -54,4 +59,14 @@ export function pinyinKeyLookup(term: string): PinyinKeyLookup {
   const [first, second] = [...term];
   if (first === undefined || !TYPED.test(first)) return null;
   return second !== undefined && TYPED.test(second) ? { exact: first + second } : { prefix: first };
+}
+
+/**
+ * Whether the keys decide the term's pinyin match exactly: a term of one or two letters or
+ * digits (with a letter) matches a field by pinyin exactly when its lookup finds one of the
+ * field's keys, and starts the field's match at a position whose keys hold it.
+ */
+export function keysDecide(term: string): boolean {
+  const symbols = [...term];
+  return symbols.length <= 2 && symbols.every((c) => TYPED.test(c)) && /[a-z]/.test(term);
 }

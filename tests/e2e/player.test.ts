@@ -337,6 +337,8 @@ describe("player", () => {
       v.currentTime = 10;
     });
     const progress = page.locator('input[aria-label="播放进度"]');
+    // The slider shows the new position once the player has seen the seek (its `seeking` event).
+    await expect.poll(async () => Math.abs(Number(await progress.inputValue()) - 10)).toBeLessThan(0.05);
     await progress.focus();
     await page.keyboard.press("ArrowRight");
     const duration = await media(page, (v) => v.duration);

@@ -131,16 +131,18 @@ describe("search_chars rows", () => {
 });
 
 describe("search_pinyin keys", () => {
-  it("cover the title and every name that has pinyin, each key once", () => {
-    const keys = searchPinyinKeys(
-      "雾港",
-      ["wu", "gang"],
-      [
-        ["林默", "lin mo"],
-        ["fog", ""],
-      ],
+  it("cover the title (3 from its start, 4 inside) and every name (5), each key once with its best tier", () => {
+    const keys = new Map(
+      searchPinyinKeys(
+        "雾港",
+        ["wu", "gang"],
+        [
+          ["林默", "lin mo"],
+          ["gala", "g a l a"],
+        ],
+      ),
     );
-    expect(keys.sort()).toEqual(["wu", "wg", "ga", "g", "li", "lm", "mo", "m"].sort());
+    expect(Object.fromEntries(keys)).toEqual({ wu: 3, wg: 3, ga: 4, g: 4, li: 5, lm: 5, mo: 5, m: 5, al: 5, la: 5, a: 5 });
   });
 });
 

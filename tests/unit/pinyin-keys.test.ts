@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchPinyin } from "../../shared/search/pinyin-match";
-import { pinyinKeyLookup, pinyinKeys, type PinyinKeyLookup } from "../../shared/search/pinyin-keys";
+import { keysDecide, pinyinKeyLookup, pinyinKeys, pinyinKeysByPosition, type PinyinKeyLookup } from "../../shared/search/pinyin-keys";
 
 /** Whether the lookup finds one of the keys, as the SQL of worker/catalogue/search.ts does. */
 function finds(lookup: PinyinKeyLookup, keys: readonly string[]): boolean {
@@ -87,6 +87,33 @@ describe("pinyin index keys", () => {
         if (lookup !== null && matchPinyin(chars, syllables, term) !== null) expect(finds(lookup, pinyinKeys(chars, syllables))).toBe(true);
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe("terms of one or two letters: the keys decide", () => {
+  it("which terms", () => {
+    expect(keysDecide("w")).toBe(true);
+    expect(keysDecide("wg")).toBe(true);
+    expect(keysDecide("a4")).toBe(true);
+    expect(keysDecide("wgl")).toBe(false);
+    expect(keysDecide("w港")).toBe(false);
+    expect(keysDecide("44")).toBe(false);
+  });
+
+  it("a match exactly when the lookup finds a key, from the start exactly when the first position's keys hold it", () => {
+    fc.assert(
+      fc.property(field, fc.stringMatching(/^[a-z4]{1,2}$/), (pairs, term) => {
+        fc.pre(keysDecide(term));
+        const chars = pairs.map(([c]) => c);
+        const syllables = pairs.map(([, s]) => s);
+        const lookup = pinyinKeyLookup(term);
+        const match = matchPinyin(chars, syllables, term);
+        const byPosition = pinyinKeysByPosition(chars, syllables);
+        expect(finds(lookup, byPosition.flat()), `${chars.join("")} ${term}`).toBe(match !== null);
+        expect(finds(lookup, byPosition[0] ?? []), `${chars.join("")} ${term} at 0`).toBe(match?.start === 0);
+      }),
+      { numRuns: 5000 },
     );
   });
 });

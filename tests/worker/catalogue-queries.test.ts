@@ -150,6 +150,10 @@ describe("search from D1 = the in-memory reference", () => {
     "lv",
     "lu",
     "nv",
+    "a x",
+    "c h",
+    `${initials.slice(0, 2)}`,
+    `${initials[0]} 4`,
     "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
   ];
   const EXTRA = [

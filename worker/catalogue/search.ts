@@ -15,9 +15,11 @@
  * with a pinyin key of the term's first two letters (search_pinyin, shared/search/pinyin-keys.ts:
  * it may match by pinyin) that also hold its other characters — and gives each term's tier in
  * the title's text, tags and description; the worker matches the title's pinyin and the names
- * where those could do better, and hands the tiers back to SQL as JSON.
+ * where those could do better, and hands the tiers back to SQL as JSON. Terms of one or two
+ * letters (`a`, `ch`, `lv`, `a x`) are decided by the keys alone: SQL reads their pinyin tier
+ * from search_pinyin, and nothing goes through the worker.
  *
- * Cost: one round trip for the page (two for pinyin; one more when the URL names a category the
+ * Cost: one round trip for the page (two for pinyin of three letters or more; one more when the URL names a category the
  * results lack or a page past the last), then the loader's 12 cards, then 热门推荐 when nothing
  * matched.
  */
@@ -25,7 +27,7 @@ import { compareTitles } from "../../shared/collation";
 import { marksFor, type Mark } from "../../shared/search/highlight";
 import { HOT_COUNT, MAX_SUGGESTIONS, type RankedItem, type SearchItem } from "../../shared/search/index";
 import { foldText, normaliseQuery, queryTerms } from "../../shared/search/normalise";
-import { pinyinKeyLookup } from "../../shared/search/pinyin-keys";
+import { keysDecide, pinyinKeyLookup, type PinyinKeyLookup } from "../../shared/search/pinyin-keys";
 import { hasPinyinLetters, matchPinyin } from "../../shared/search/pinyin-match";
 import { isSearchSort, type SearchResult, type SearchSort, type SuggestResponse, type Suggestion } from "../../shared/search/query";
 import { matchDoc, TIER, type NameField, type SearchDoc } from "../../shared/search/rank";
@@ -193,12 +195,45 @@ function candidateIds(term: string, params: Array<string | number>): string {
   const asText = holding([...term]);
   const lookup = hasPinyinLetters(term) ? pinyinKeyLookup(term) : null;
   if (lookup === null) return asText;
-  if ("exact" in lookup) params.push(lookup.exact);
-  else params.push(lookup.prefix, `${lookup.prefix}~`);
-  const key = "exact" in lookup ? `key = ?${params.length}` : `key >= ?${params.length - 1} AND key < ?${params.length}`;
+  const key = keyCondition(lookup, params);
   const untyped = [...term].filter((c) => UNTYPED.test(c));
   const byPinyin = `SELECT title_id FROM search_pinyin WHERE ${key}` + (untyped.length > 0 ? ` AND title_id IN (${holding(untyped)})` : "");
   return `${asText} UNION ${byPinyin}`;
+}
+
+/** The search_pinyin condition of a term's lookup, its parameters appended to `params`. */
+function keyCondition(lookup: NonNullable<PinyinKeyLookup>, params: Array<string | number>): string {
+  if ("exact" in lookup) {
+    params.push(lookup.exact);
+    return `key = ?${params.length}`;
+  }
+  // Keys are letters and digits: every key starting with the letter sorts below the letter and "~".
+  params.push(lookup.prefix, `${lookup.prefix}~`);
+  return `key >= ?${params.length - 1} AND key < ?${params.length}`;
+}
+
+/**
+ * The matches of a query whose every term with letters (and the terms written together) is one
+ * or two letters or digits, in SQL: the keys decide such a term's pinyin match exactly
+ * (shared/search/pinyin-keys.ts keysDecide), and search_pinyin holds the tier each key gives.
+ */
+function matchesByKeys(terms: readonly string[]): Matches {
+  const all = withJoined(terms);
+  const params: Array<string | number> = [...all];
+  const keys = all.map((term, i) => {
+    const text = tierSql(i + 1, !hasPinyinLetters(term));
+    const lookup = hasPinyinLetters(term) ? pinyinKeyLookup(term) : null;
+    if (lookup === null) return `${text} AS k${i}`;
+    const byPinyin = `(SELECT min(tier) FROM search_pinyin WHERE ${keyCondition(lookup, params)} AND title_id = t.id)`;
+    return `min(${text}, coalesce(${byPinyin}, ${NO_MATCH})) AS k${i}`;
+  });
+  const narrowing = terms.map((term) => `t.id IN (${candidateIds(term, params)})`).join(" AND ");
+  const each = terms.map((_, i) => `k${i}`).join(", ");
+  const tier = terms.length === 1 ? "k0" : `CASE WHEN max(${each}) >= ${NO_MATCH} THEN ${NO_MATCH} ELSE min(max(${each}), k${terms.length}) END`;
+  return {
+    sql: `m AS (SELECT id, tier FROM (SELECT id, ${tier} AS tier FROM (SELECT t.id, ${keys.join(", ")} FROM titles t WHERE ${narrowing})) WHERE tier < ${NO_MATCH})`,
+    params,
+  };
 }
 
 /** The matches of a query with Latin letters: SQL's candidates ranked by pinyin in the worker, as a JSON table. */
@@ -280,8 +315,11 @@ function rankedOf(row: CandidateRow, terms: readonly string[]): RankedItem<Candi
 }
 
 /** The matches of a query's terms, whichever way they are found. */
-const matchesOf = (db: D1Database, terms: readonly string[]): Promise<Matches> | Matches =>
-  terms.some(hasPinyinLetters) ? matchesByPinyin(db, terms) : matchesInSql(terms);
+function matchesOf(db: D1Database, terms: readonly string[]): Promise<Matches> | Matches {
+  if (!terms.some(hasPinyinLetters)) return matchesInSql(terms);
+  if (withJoined(terms).every((term) => !hasPinyinLetters(term) || keysDecide(term))) return matchesByKeys(terms);
+  return matchesByPinyin(db, terms);
+}
 
 const ORDER: Record<SearchSort, string> = {
   relevance: "m.tier, t.position",
