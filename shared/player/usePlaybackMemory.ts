@@ -83,7 +83,12 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
   return {
     lib,
     resumeAt,
-    dismissResume: useCallback(() => setResumeAt(null), []),
+    dismissResume: useCallback(() => {
+      // At once, not after the next render: a seek or pause right after accepting or closing the
+      // offer must save its own position, not the offered one.
+      offered.current = null;
+      setResumeAt(null);
+    }, []),
     /** Stores preferences (a stable function). */
     setPrefs: useCallback((p: Partial<PlayerPrefs>) => libRef.current.setPrefs(p), []),
     /** Stop saving this video's position (it failed). */

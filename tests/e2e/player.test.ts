@@ -198,11 +198,8 @@ describe("player", () => {
     expect(time).toMatch(/^0:\d\d \/ \d+:\d\d$/);
     const slider = page.locator('input[aria-label="播放进度"]');
     expect(await slider.getAttribute("aria-valuetext")).toMatch(/^0:\d\d \/ \d+:\d\d$/);
-    const { step, duration } = await page.evaluate((sel) => {
-      const input = document.querySelector<HTMLInputElement>('input[aria-label="播放进度"]');
-      return { step: Number(input?.step), duration: document.querySelector<HTMLVideoElement>(sel)?.duration ?? 0 };
-    }, PLAYER);
-    expect(step).toBeCloseTo(duration * 0.01, 5);
+    // Any time can be picked (no 1 % grid); the arrow keys move by 1 % ("the sliders work by keyboard").
+    expect(await slider.getAttribute("step")).toBe("any");
     // The picture-in-picture button exists exactly where the browser supports it.
     const pipEnabled = await page.evaluate(() => document.pictureInPictureEnabled === true);
     expect(await page.locator('.player button[aria-label="画中画"]').count()).toBe(pipEnabled ? 1 : 0);
