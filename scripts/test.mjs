@@ -5,13 +5,16 @@
  *  1. static checks, each stopping the run on failure: `tsc --noEmit` (worker, client, shared,
  *     scripts, tests), `eslint . --max-warnings 0`, `prettier --check .`
  *     (`--no-checks` skips them: the test:unit/worker/e2e scripts),
+ *     (with e2e tests to run, the e2e site's media start packing first, alongside everything
+ *     else: tests/e2e/pack-media.ts),
  *  2. installs Debian's chromium and fonts-noto-cjk when missing (never a downloaded browser),
  *  3. builds the client and the worker's asset manifest,
  *  4. runs vitest: unit (node), worker (inside workerd), e2e (Chromium against `wrangler dev`).
  * Extra arguments go to vitest, e.g. `npm test -- --project unit`.
  */
-import { execSync, spawnSync } from "node:child_process";
+import { execSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseJson } from "./json.mjs";
@@ -43,6 +46,29 @@ test: the ${name} check failed (see above; \`${fix}\` runs it alone). No test ra
   }
 }
 
+const wantsE2E = args.length === 0 || args.some((a) => a.includes("e2e"));
+
+/**
+ * The e2e site's media pack alongside the checks and the other tests (tests/e2e/pack-media.ts;
+ * minutes on a fresh clone): the e2e global setup waits for this status file before seeding.
+ */
+const mediaStatus = path.join(os.tmpdir(), `yingshi-e2e-media-${process.pid}.json`);
+/** @type {Record<string, string>} what vitest's e2e global setup needs to wait for the packer */
+const mediaEnv = {};
+if (wantsE2E) {
+  fs.writeFileSync(mediaStatus, JSON.stringify({ state: "packing" }));
+  const packer = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/e2e/pack-media.ts")], {
+    cwd: root,
+    env: { ...env, E2E_MEDIA_STATUS: mediaStatus },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  Object.assign(mediaEnv, { E2E_MEDIA_STATUS: mediaStatus, E2E_MEDIA_PACKER_PID: String(packer.pid ?? "") });
+  process.on("exit", () => {
+    if (packer.exitCode === null) packer.kill();
+    fs.rmSync(mediaStatus, { force: true });
+  });
+}
+
 if (!skipChecks) runChecks();
 
 function hasCjkFont() {
@@ -63,7 +89,6 @@ function ensureBrowser() {
   execSync(`${sudo}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq ${packages.join(" ")}`, { stdio: "inherit" });
 }
 
-const wantsE2E = args.length === 0 || args.some((a) => a.includes("e2e"));
 if (wantsE2E) ensureBrowser();
 
 const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
@@ -79,7 +104,7 @@ fs.rmSync(resultsFile, { force: true });
 const run = spawnSync(
   process.execPath,
   [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${resultsFile}`, ...args],
-  { cwd: root, stdio: "inherit", env },
+  { cwd: root, stdio: "inherit", env: { ...env, ...mediaEnv } },
 );
 
 // One plain closing line that any CI reads: "N passed, N failed".

@@ -1,4 +1,4 @@
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -24,6 +24,30 @@ declare module "vitest" {
  * files run last, in their own sequential group). Each e2e file waits for the site in its setup
  * file (tests/e2e/site-ready.ts), which reads the status this setup writes.
  */
+/** Whether a process still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves when the packer that `npm test` started has finished, or died, either way: the site's
+ * preparation packs whatever is missing, and fails with its own error if it cannot.
+ */
+async function mediaPacked(statusFile: string | undefined, pid: number): Promise<void> {
+  if (!statusFile) return;
+  for (;;) {
+    const status = JSON.parse(await readFile(statusFile, "utf8").catch(() => '{"state":"gone"}')) as { state: string };
+    if (status.state !== "packing" || !(pid > 0) || !alive(pid)) return;
+    // Another process writes the status: there is no event to await across processes but the file.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 export default async function setup(project: TestProject) {
   // Before the scripts load: scripts/media/titles.ts reads them when imported.
   Object.assign(process.env, E2E_MEDIA_ENV);
@@ -34,16 +58,19 @@ export default async function setup(project: TestProject) {
   await write({ state: "starting" });
   project.provide("baseURL", `http://127.0.0.1:${port}`);
   project.provide("siteStatusFile", statusFile);
-  const site = startLocalSite({ port, persistTo: E2E_STATE, prepare: true }).then(
-    async (started) => {
-      await write({ state: "ready" });
-      return started;
-    },
-    async (error: unknown) => {
-      await write({ state: "failed", error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      return null;
-    },
-  );
+  // `npm test` packs the media from its start (tests/e2e/pack-media.ts): wait for it, then seed.
+  const site = mediaPacked(process.env.E2E_MEDIA_STATUS, Number(process.env.E2E_MEDIA_PACKER_PID))
+    .then(() => startLocalSite({ port, persistTo: E2E_STATE, prepare: true }))
+    .then(
+      async (started) => {
+        await write({ state: "ready" });
+        return started;
+      },
+      async (error: unknown) => {
+        await write({ state: "failed", error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        return null;
+      },
+    );
   return async () => {
     await (await site)?.stop();
     await rm(statusFile, { force: true });
