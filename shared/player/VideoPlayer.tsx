@@ -62,7 +62,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   usePlayBeacon(videoRef, video.id);
   const { lib } = memory;
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
-  const stream = useStream(videoRef, master, videoFile, () => lib.prefs.quality);
+  const stream = useStream(videoRef, master, videoFile, lib.ready ? lib.prefs.quality : null);
   const storyboard = useStoryboard(storyboardPath(n));
   const subtitleText = useSubtitles(trackRef, lib.ready && lib.prefs.subtitles);
   const fullscreen = useFullscreen(boxRef, videoRef);

@@ -28,7 +28,7 @@ const serverEngine = () => null;
  * renditions and the height in use, and falls back to the progressive MP4 (keeping the position)
  * when the stream fails — before the player's own error handling (another video) applies.
  */
-export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: string, mp4: string, initialChoice: () => QualityChoice): StreamState {
+export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: string, mp4: string, storedChoice: QualityChoice | null): StreamState {
   // The engine depends on the browser: unknown (null) on the server and while hydrating, then read once.
   const detected = useSyncExternalStore(noSubscription, pageEngine, serverEngine);
   const [fellBackKind, setFellBackKind] = useState<EngineKind | null>(null);
@@ -38,6 +38,13 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
   const [attached, setAttached] = useState(false);
   const engine = useRef<StreamEngine | null>(null);
   const fellBack = useRef(false);
+  // The stored 清晰度 is known once the browser's library is read (null until then): the engine
+  // starts only then, so a remembered rendition is the first one loaded, not a switch after auto.
+  const choice = useRef(storedChoice);
+  useEffect(() => {
+    choice.current = storedChoice; // runs before the engine's effect below
+  });
+  const choiceKnown = storedChoice !== null;
 
   const fallBack = useCallback(
     (reason: string) => {
@@ -68,13 +75,14 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
       if (new URL(video.currentSrc || location.href, location.href).pathname !== mp4) switchSource(video, mp4);
       return;
     }
+    if (!choiceKnown) return;
     // A <source> that fails to load (no playlist, unplayable) fires its error on the <source> element;
     // once the player has set the element's own src (a 清晰度 choice, the MP4) the <source> is out of play.
     const onSourceError = (event: Event) => {
       if (event.target instanceof HTMLSourceElement && !video.hasAttribute("src")) fallBack("播放列表无法加载");
     };
     video.addEventListener("error", onSourceError, true);
-    engine.current = startEngine(chosen, video, master, initialChoice(), {
+    engine.current = startEngine(chosen, video, master, choice.current ?? "auto", {
       onLevels: setLevels,
       onHeight: setHeight,
       onFatal: fallBack,
@@ -85,9 +93,8 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
       engine.current?.destroy();
       engine.current = null;
     };
-    // Once per player (the page gives every title a fresh player with key={id}); initialChoice is read once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [videoRef, master, mp4, fallBack, detected]);
+    // Once per player (the page gives every title a fresh player with key={id}); the stored choice is read once.
+  }, [videoRef, master, mp4, fallBack, detected, choiceKnown]);
 
   return {
     kind,
