@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
@@ -19,6 +20,9 @@ export default defineConfig(async () => {
   const generatedRows = JSON.stringify(titleRows(generateCatalogue(GENERATED_TITLES)));
   return {
     test: {
+      // Vitest's default on this 2-core machine is one file at a time (cores - 1): two halve the unit
+      // and worker phase (the e2e files still run one at a time, below).
+      maxWorkers: Math.max(2, os.availableParallelism() - 1),
       projects: [
         {
           test: {
@@ -61,6 +65,8 @@ export default defineConfig(async () => {
             globalSetup: ["./tests/e2e/global-setup.ts"],
             setupFiles: ["./tests/e2e/site-ready.ts"],
             fileParallelism: false,
+            // describe.concurrent blocks (independent page audits) run this many tests at once.
+            maxConcurrency: 3,
             testTimeout: 60_000,
             hookTimeout: 90_000,
           },

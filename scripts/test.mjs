@@ -50,7 +50,7 @@ const wantsE2E = args.length === 0 || args.some((a) => a.includes("e2e"));
 
 /**
  * The e2e site's media pack alongside the checks and the other tests (tests/e2e/pack-media.ts;
- * minutes on a fresh clone): the e2e global setup waits for this status file before seeding.
+ * seconds: two clips, copied to the other titles): the e2e global setup waits for this status file before seeding.
  */
 const mediaStatus = path.join(os.tmpdir(), `yingshi-e2e-media-${process.pid}.json`);
 /** @type {Record<string, string>} what vitest's e2e global setup needs to wait for the packer */

@@ -12,8 +12,8 @@
  *   pack.json         the cache key and what was measured (PackResult)
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { streamFileKind, streamNames } from "../../shared/stream/contract";
 import { AAC_LC_CODEC, avcCodec, parseMediaPlaylist, writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../shared/stream/hls";
@@ -286,6 +286,26 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     await rm(tmp, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * Puts a copy of the finished pack in `from` at `to` (a reflink where the file system has them),
+ * unless `to` already holds that pack; written under a temporary name and swapped into place.
+ */
+export async function linkPack(from: string, to: string): Promise<PackResult> {
+  const result = await readPackResult(from);
+  if (!result) throw new Error(`${from}: no finished pack to copy`);
+  if ((await readPackResult(to))?.key === result.key) return result;
+  const tmp = `${to}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  try {
+    await cp(from, tmp, { recursive: true, mode: constants.COPYFILE_FICLONE });
+    await replaceDir(tmp, to);
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
+  return result;
 }
 
 /** Swaps a finished directory into place: the old one is moved aside first and removed after. */

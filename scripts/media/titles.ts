@@ -10,6 +10,8 @@
  *   MEDIA_TITLES   how many titles, from 1, with their episodes (all)
  *   MEDIA_FPS      frame rate (24)     MEDIA_JOBS  packed at once (2)     MEDIA_PRESET  x264 preset (superfast)
  *   MEDIA_DIR      where the packs go (.media-cache/titles)
+ *   MEDIA_SHARED=1 pack one title and one episode and copy those packs to every other media number
+ *                  (the e2e site's media, tests/e2e/site-env.ts: the same clip everywhere, seconds to make)
  */
 import { existsSync } from "node:fs";
 import { readdir, rm, mkdir } from "node:fs/promises";
@@ -20,7 +22,7 @@ import { episodeCount, episodeMedia } from "../../shared/episodes";
 import { mediaNumberOf } from "../../shared/stream/contract";
 import { subtitleLines } from "../../shared/stream/subtitles";
 import { DEFAULT_ENCODE, type EncodeSettings } from "./ladder";
-import { packIfNeeded, readPackResult, type PackResult } from "./pack";
+import { linkPack, packIfNeeded, readPackResult, type PackResult } from "./pack";
 import { placeholderSource, type PlaceholderOptions } from "./placeholder";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -43,6 +45,8 @@ export interface TitleMediaOptions extends PlaceholderOptions {
   settings: EncodeSettings;
   /** Source of episodes 2…N: shorter and smaller (the ladder never upscales: 270p and 360p). */
   episode: { seconds: number; height: number };
+  /** Every title gets a copy of the first title's pack, every other episode of the first one's. */
+  shared: boolean;
 }
 
 function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (v: number) => boolean): number {
@@ -66,6 +70,7 @@ export function titleMediaOptions(env: NodeJS.ProcessEnv = process.env): TitleMe
       seconds: envNumber(env, "MEDIA_EPISODE_SECONDS", DEFAULT_EPISODE_SECONDS, (v) => v >= 2 && v <= 7200),
       height: envNumber(env, "MEDIA_EPISODE_HEIGHT", DEFAULT_EPISODE_HEIGHT, (v) => Number.isInteger(v) && v >= 90 && v <= 2160 && v % 2 === 0),
     },
+    shared: envNumber(env, "MEDIA_SHARED", 0, (v) => v === 0 || v === 1) === 1,
   };
 }
 
@@ -120,21 +125,27 @@ async function removeLeftovers(dir: string): Promise<void> {
   }
 }
 
+/** Real media added by `npm run catalogue -- add` (its source.json): never replaced by a placeholder. */
+async function operatorPack(dir: string): Promise<PackResult | null> {
+  return existsSync(path.join(dir, "source.json")) ? await readPackResult(dir) : null;
+}
+
 /** Packs every title that is missing or stale. */
 export async function packTitles(options: TitleMediaOptions = titleMediaOptions(), log: (line: string) => void = console.log): Promise<TitleMedia[]> {
   const started = performance.now();
   await mkdir(TITLES_DIR, { recursive: true });
   await removeLeftovers(TITLES_DIR);
-  const titles = catalogueMedia(options.titles);
+  const all = catalogueMedia(options.titles);
+  // Shared media: only the first title and the first other episode are packed, the rest copied after.
+  const templates = options.shared ? [all.find((t) => t.episode === 1), all.find((t) => t.episode > 1)].filter((t) => t !== undefined) : all;
   const done: TitleMedia[] = [];
   let packed = 0;
   let next = 0;
   const worker = async () => {
-    while (next < titles.length) {
-      const { n, lines, label, episode } = titles[next++];
+    while (next < templates.length) {
+      const { n, lines, label, episode } = templates[next++];
       const dir = path.join(TITLES_DIR, String(n));
-      // Real media added by `npm run catalogue -- add` (its source.json): never replaced by a placeholder.
-      const operator = existsSync(path.join(dir, "source.json")) ? await readPackResult(dir) : null;
+      const operator = await operatorPack(dir);
       if (operator) {
         done.push({ n, dir, result: operator });
         continue;
@@ -149,14 +160,27 @@ export async function packTitles(options: TitleMediaOptions = titleMediaOptions(
       done.push({ n, dir, result: r.result });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.jobs, titles.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(options.jobs, templates.length) }, worker));
+  if (options.shared) {
+    for (const item of all) {
+      if (templates.includes(item)) continue;
+      const dir = path.join(TITLES_DIR, String(item.n));
+      const operator = await operatorPack(dir);
+      if (operator) {
+        done.push({ n: item.n, dir, result: operator });
+        continue;
+      }
+      const template = templates.find((t) => t.episode > 1 === item.episode > 1) ?? templates[0];
+      done.push({ n: item.n, dir, result: await linkPack(path.join(TITLES_DIR, String(template.n)), dir) });
+    }
+  }
   done.sort((a, b) => a.n - b.n);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const episodes = titles.filter((t) => t.episode > 1).length;
+  const episodes = all.filter((t) => t.episode > 1).length;
   log(
     `media: ${done.length - episodes} titles (${options.seconds} s, ${options.height}p source) and ${episodes} episodes ` +
       `(${options.episode.seconds} s, ${options.episode.height}p), ${options.fps} fps, in ` +
-      `${path.relative(process.cwd(), TITLES_DIR) || "."}: ${packed} packed, ${done.length - packed} kept, ${seconds} s`,
+      `${path.relative(process.cwd(), TITLES_DIR) || "."}: ${packed} packed, ${done.length - packed} ${options.shared ? "copied or kept" : "kept"}, ${seconds} s`,
   );
   return done;
 }

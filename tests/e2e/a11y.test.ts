@@ -107,7 +107,9 @@ for (const [width, viewport] of [
   ["desktop", DESKTOP],
   ["phone", PHONE],
 ] as const) {
-  describe(`axe at ${width} width`, () => {
+  // The audits are independent pages: a few at once (the e2e project's maxConcurrency) share the
+  // waits for hydration and fonts; axe itself is CPU-bound.
+  describe.concurrent(`axe at ${width} width`, () => {
     let context: BrowserContext;
 
     beforeAll(async () => {

@@ -20,7 +20,7 @@ declare module "vitest" {
  * A fixed port would let a run talk to another checkout's site, or to a running `npm start`.
  *
  * The start is not awaited here: global setups run before any test file of any project, and on a
- * fresh clone packing the media takes minutes, during which the unit and worker tests run (the e2e
+ * fresh clone packing and seeding the media take ~40 s, during which the unit and worker tests run (the e2e
  * files run last, in their own sequential group). Each e2e file waits for the site in its setup
  * file (tests/e2e/site-ready.ts), which reads the status this setup writes.
  */

@@ -10,12 +10,14 @@ const root = path.resolve(import.meta.dirname, "../..");
 export const E2E_STATE = path.join(root, ".wrangler/e2e-state");
 
 /**
- * The e2e site's media: packed into their own directory with x264's `ultrafast` preset (about
- * 40 % less encoding time than `superfast`, larger files; the same 270p/360p/720p ladder, lengths
- * and rate caps as `npm start`), so a fresh clone's `npm test` packs faster, and alternating
- * `npm test` and `npm start` never repacks either's media (scripts/media/titles.ts reads these).
+ * The e2e site's media, in their own directory (alternating `npm test` and `npm start` never
+ * repacks either's media; scripts/media/titles.ts reads these): the first title's clip and the
+ * first other episode's, packed with the same ladder, lengths and rate caps as `npm start`, and
+ * copied to every other media number. The tests play and switch renditions, seek, read
+ * subtitles and storyboards; none of them needs each title's clip to differ, and packing 119
+ * clips took minutes of both cores on a fresh clone (docs/decisions/0053-test-run-time.md).
  */
 export const E2E_MEDIA_ENV = {
   MEDIA_DIR: ".media-cache/e2e-titles",
-  MEDIA_PRESET: "ultrafast",
+  MEDIA_SHARED: "1",
 } as const;

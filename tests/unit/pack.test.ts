@@ -4,7 +4,7 @@
  * first with every attribute, CMAF segments behind EXT-X-MAP cut at the same times in every
  * rendition, parseable subtitles and storyboard, a progressive MP4 with its index first.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import { parseMasterPlaylist, parseMediaPlaylist, type MasterPlaylist } from "..
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import { parseVtt } from "../../shared/stream/webvtt";
 import { childBoxes, firstVideoTime, movieDuration } from "../../scripts/media/mp4-boxes";
-import { pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
+import { linkPack, pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
 import { placeholderSource } from "../../scripts/media/placeholder";
 import { uploadsOf } from "../../scripts/media/seed";
 import { catalogueMedia, titleMediaOptions } from "../../scripts/media/titles";
@@ -165,6 +165,32 @@ describe("seeding and settings", () => {
     expect(() => titleMediaOptions({ MEDIA_SECONDS: "abc" })).toThrow(/MEDIA_SECONDS/);
     expect(() => titleMediaOptions({ MEDIA_HEIGHT: "721" })).toThrow(/MEDIA_HEIGHT/);
     expect(() => titleMediaOptions({ MEDIA_TITLES: "51" })).toThrow(/MEDIA_TITLES/);
+  });
+
+  it("MEDIA_SHARED=1 (the e2e site's media) copies packs; anything else is refused", () => {
+    expect(titleMediaOptions({}).shared).toBe(false);
+    expect(titleMediaOptions({ MEDIA_SHARED: "1" }).shared).toBe(true);
+    expect(() => titleMediaOptions({ MEDIA_SHARED: "yes" })).toThrow(/MEDIA_SHARED/);
+  });
+
+  it("copies a finished pack to another media number whole, keeps a copy already there, and refuses an unfinished one", async () => {
+    const copy = path.join(dir, "copy-8");
+    // What `out` holds now (the test above re-packed it with other settings).
+    const { key } = JSON.parse(await readFile(path.join(out, "pack.json"), "utf8")) as PackResult;
+    expect((await linkPack(out, copy)).key).toBe(key);
+    const files = async (root: string) => (await readdir(root, { recursive: true })).sort();
+    expect(await files(copy)).toEqual(await files(out));
+    expect(await readFile(path.join(copy, "stream", streamNames.master), "utf8")).toBe(await text(streamNames.master));
+    const before = (await stat(path.join(copy, "pack.json"))).mtimeMs;
+    await linkPack(out, copy);
+    expect((await stat(path.join(copy, "pack.json"))).mtimeMs).toBe(before);
+    // A stale copy (another key) is replaced.
+    await writeFile(path.join(copy, "pack.json"), JSON.stringify({ ...result, key: "stale" }));
+    expect((await linkPack(out, copy)).key).toBe(key);
+    expect(JSON.parse(await readFile(path.join(copy, "pack.json"), "utf8"))).toMatchObject({ key });
+    await expect(linkPack(path.join(dir, "missing"), path.join(dir, "copy-9"))).rejects.toThrow(/no finished pack/);
+    expect((await readdir(dir)).filter((n) => /\.(tmp|old)-/.test(n))).toEqual([]);
+    await rm(copy, { recursive: true });
   });
 
   it("subtitles every catalogue title with its own name and description", () => {
