@@ -292,7 +292,7 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
  * Puts a copy of the finished pack in `from` at `to` (a reflink where the file system has them),
  * unless `to` already holds that pack; written under a temporary name and swapped into place.
  */
-export async function linkPack(from: string, to: string): Promise<PackResult> {
+export async function copyPack(from: string, to: string): Promise<PackResult> {
   const result = await readPackResult(from);
   if (!result) throw new Error(`${from}: no finished pack to copy`);
   if ((await readPackResult(to))?.key === result.key) return result;

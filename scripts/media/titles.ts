@@ -22,7 +22,7 @@ import { episodeCount, episodeMedia } from "../../shared/episodes";
 import { mediaNumberOf } from "../../shared/stream/contract";
 import { subtitleLines } from "../../shared/stream/subtitles";
 import { DEFAULT_ENCODE, type EncodeSettings } from "./ladder";
-import { linkPack, packIfNeeded, readPackResult, type PackResult } from "./pack";
+import { copyPack, packIfNeeded, readPackResult, type PackResult } from "./pack";
 import { placeholderSource, type PlaceholderOptions } from "./placeholder";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -125,9 +125,14 @@ async function removeLeftovers(dir: string): Promise<void> {
   }
 }
 
-/** Real media added by `npm run catalogue -- add` (its source.json): never replaced by a placeholder. */
-async function operatorPack(dir: string): Promise<PackResult | null> {
-  return existsSync(path.join(dir, "source.json")) ? await readPackResult(dir) : null;
+/**
+ * The media of number `n`: real media added by `npm run catalogue -- add` (its source.json) as
+ * they are, never replaced by a placeholder; otherwise what `make` packs or copies there.
+ */
+async function titleMedia(n: number, make: (dir: string) => Promise<PackResult>): Promise<TitleMedia> {
+  const dir = path.join(TITLES_DIR, String(n));
+  const operator = existsSync(path.join(dir, "source.json")) ? await readPackResult(dir) : null;
+  return { n, dir, result: operator ?? (await make(dir)) };
 }
 
 /** Packs every title that is missing or stale. */
@@ -144,34 +149,25 @@ export async function packTitles(options: TitleMediaOptions = titleMediaOptions(
   const worker = async () => {
     while (next < templates.length) {
       const { n, lines, label, episode } = templates[next++];
-      const dir = path.join(TITLES_DIR, String(n));
-      const operator = await operatorPack(dir);
-      if (operator) {
-        done.push({ n, dir, result: operator });
-        continue;
-      }
       const size = episode === 1 ? options : { ...options, ...options.episode };
       const source = placeholderSource(n, { seconds: size.seconds, height: size.height, fps: options.fps, label });
-      const r = await packIfNeeded(source, { outDir: dir, subtitleLines: lines, settings: options.settings });
-      if (r.packed) {
-        packed++;
-        log(`media: packed ${n} (${r.result.renditions.map((x) => `${x.height}p`).join("/")}) in ${r.result.seconds} s`);
-      }
-      done.push({ n, dir, result: r.result });
+      const media = await titleMedia(n, async (dir) => {
+        const r = await packIfNeeded(source, { outDir: dir, subtitleLines: lines, settings: options.settings });
+        if (r.packed) {
+          packed++;
+          log(`media: packed ${n} (${r.result.renditions.map((x) => `${x.height}p`).join("/")}) in ${r.result.seconds} s`);
+        }
+        return r.result;
+      });
+      done.push(media);
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.jobs, templates.length) }, worker));
   if (options.shared) {
     for (const item of all) {
       if (templates.includes(item)) continue;
-      const dir = path.join(TITLES_DIR, String(item.n));
-      const operator = await operatorPack(dir);
-      if (operator) {
-        done.push({ n: item.n, dir, result: operator });
-        continue;
-      }
       const template = templates.find((t) => t.episode > 1 === item.episode > 1) ?? templates[0];
-      done.push({ n: item.n, dir, result: await linkPack(path.join(TITLES_DIR, String(template.n)), dir) });
+      done.push(await titleMedia(item.n, (dir) => copyPack(path.join(TITLES_DIR, String(template.n)), dir)));
     }
   }
   done.sort((a, b) => a.n - b.n);

@@ -14,7 +14,7 @@ import { parseMasterPlaylist, parseMediaPlaylist, type MasterPlaylist } from "..
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import { parseVtt } from "../../shared/stream/webvtt";
 import { childBoxes, firstVideoTime, movieDuration } from "../../scripts/media/mp4-boxes";
-import { linkPack, pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
+import { copyPack, pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
 import { placeholderSource } from "../../scripts/media/placeholder";
 import { uploadsOf } from "../../scripts/media/seed";
 import { catalogueMedia, titleMediaOptions } from "../../scripts/media/titles";
@@ -177,18 +177,18 @@ describe("seeding and settings", () => {
     const copy = path.join(dir, "copy-8");
     // What `out` holds now (the test above re-packed it with other settings).
     const { key } = JSON.parse(await readFile(path.join(out, "pack.json"), "utf8")) as PackResult;
-    expect((await linkPack(out, copy)).key).toBe(key);
+    expect((await copyPack(out, copy)).key).toBe(key);
     const files = async (root: string) => (await readdir(root, { recursive: true })).sort();
     expect(await files(copy)).toEqual(await files(out));
     expect(await readFile(path.join(copy, "stream", streamNames.master), "utf8")).toBe(await text(streamNames.master));
     const before = (await stat(path.join(copy, "pack.json"))).mtimeMs;
-    await linkPack(out, copy);
+    await copyPack(out, copy);
     expect((await stat(path.join(copy, "pack.json"))).mtimeMs).toBe(before);
     // A stale copy (another key) is replaced.
     await writeFile(path.join(copy, "pack.json"), JSON.stringify({ ...result, key: "stale" }));
-    expect((await linkPack(out, copy)).key).toBe(key);
+    expect((await copyPack(out, copy)).key).toBe(key);
     expect(JSON.parse(await readFile(path.join(copy, "pack.json"), "utf8"))).toMatchObject({ key });
-    await expect(linkPack(path.join(dir, "missing"), path.join(dir, "copy-9"))).rejects.toThrow(/no finished pack/);
+    await expect(copyPack(path.join(dir, "missing"), path.join(dir, "copy-9"))).rejects.toThrow(/no finished pack/);
     expect((await readdir(dir)).filter((n) => /\.(tmp|old)-/.test(n))).toEqual([]);
     await rm(copy, { recursive: true });
   });
