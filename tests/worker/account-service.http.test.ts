@@ -27,6 +27,18 @@ interface Service {
   opts: AccountServiceOptions;
 }
 
+/**
+ * A clock that starts a second into a rate-limit window (all are 5 minutes) and runs with real
+ * time: a test counting up to a limit is not split across two windows (and reset) by the moment
+ * it happens to run at.
+ */
+function windowClock(): () => number {
+  const { windowMs } = RATE_LIMITS.password;
+  const start = Date.now();
+  const base = Math.floor(start / windowMs) * windowMs + 1000;
+  return () => base + (Date.now() - start);
+}
+
 function service(overrides: Partial<AccountServiceOptions> = {}): Service {
   let offset = 0;
   const opts: AccountServiceOptions = {
@@ -34,9 +46,10 @@ function service(overrides: Partial<AccountServiceOptions> = {}): Service {
     jwtSecret: SECRET,
     issuerBase: "http://localhost",
     autoConfirm: true,
-    now: () => Date.now() + offset,
     ...overrides,
   };
+  const clock = overrides.now ?? Date.now;
+  opts.now = () => clock() + offset;
   return { fetch: accountServiceFetch(opts), advance: (ms) => (offset += ms), opts };
 }
 
@@ -111,7 +124,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe("POST /signup", () => {
   it("answers 429 over_request_rate_limit after 30 sign-ups per IP in 5 minutes (checked first)", async () => {
-    const svc = service();
+    const svc = service({ now: windowClock() });
     const ip = uniqueIp();
     for (let i = 0; i < 30; i++) {
       // Cheap requests (empty password) still count.
@@ -405,7 +418,7 @@ describe("POST /token", () => {
   });
 
   it("refreshes are limited per session (RATE_LIMITS.refresh); another session from the same address is not affected", async () => {
-    const svc = service();
+    const svc = service({ now: windowClock() });
     const ip = uniqueIp();
     const a = await signUp(svc, uniqueEmail("ses-a"));
     const b = await signUp(svc, uniqueEmail("ses-b"));
@@ -426,7 +439,7 @@ describe("POST /token", () => {
   });
 
   it("unknown refresh tokens are limited per address", async () => {
-    const svc = service();
+    const svc = service({ now: windowClock() });
     const ip = uniqueIp();
     for (let i = 0; i < 150; i++) expect((await refresh(svc, `unknown${String(i).padStart(25, "0")}`, ip)).status).toBe(400);
     await expectError(await refresh(svc, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", ip), 429, "over_request_rate_limit");
@@ -673,7 +686,7 @@ describe("PUT /user", () => {
   });
 
   it("answers 429 after 30 updates per user in 5 minutes; another user at the same address is not affected", async () => {
-    const svc = service();
+    const svc = service({ now: windowClock() });
     const s = await signUp(svc, uniqueEmail("putrl"));
     const other = await signUp(svc, uniqueEmail("putrl2"));
     const ip = uniqueIp();
