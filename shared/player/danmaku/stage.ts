@@ -4,8 +4,9 @@
  * - scrolling comments move with one Web Animation each on `transform` only, which the
  *   compositor runs without the main thread; top and bottom comments do not animate at all;
  * - one clock (every CLOCK_MS while the video plays, no per-comment timers) adds the comments
- *   that came due — all of a tick in one DOM insertion — and removes the ones whose time is up,
- *   by the video's time;
+ *   that came due and the live ones that arrived since the last tick — all of a tick in one DOM
+ *   insertion — and removes the ones whose time is up, by the video's time (only the viewer's
+ *   own comment, or one arriving while paused, is shown at the next frame instead);
  * - widths come from a canvas text measure and the stage size from a ResizeObserver, so adding
  *   a comment never reads layout; removed elements are kept for reuse.
  * Lanes never overlap (lanes.ts). Everything follows the video: paused with it, rate-matched,
@@ -125,7 +126,9 @@ export class DanmakuStage {
     if (this.ids.has(comment.id)) return false;
     this.add([comment]);
     (own ? this.pendingOwn : this.pending).push(comment);
-    if (this.flushFrame === 0) this.flushFrame = requestAnimationFrame(this.flush);
+    // While the clock runs, others' comments wait for its next tick (one DOM change per tick, with
+    // the comments that came due and the ones that left); the viewer's own one shows at once.
+    if (this.flushFrame === 0 && (own || this.clock === undefined)) this.flushFrame = requestAnimationFrame(this.flush);
     return true;
   }
 
@@ -185,6 +188,7 @@ export class DanmakuStage {
     else if (this.video.paused && this.clock !== undefined) {
       clearInterval(this.clock);
       this.clock = undefined;
+      if (this.pending.length > 0 && this.flushFrame === 0) this.flushFrame = requestAnimationFrame(this.flush);
     }
   };
 
@@ -195,10 +199,13 @@ export class DanmakuStage {
       return;
     }
     this.expire(now);
+    const show = this.pending;
+    this.pending = [];
     if (now > this.lastTime) {
-      this.showAll(this.due(this.lastTime, now), false);
+      show.push(...this.due(this.lastTime, now));
       this.lastTime = now;
     }
+    this.showAll(show, false);
   };
 
   /** Removes the comments whose time is up (by the video's time, or their own animation's end). */
