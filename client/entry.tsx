@@ -12,6 +12,7 @@ import { LibraryProvider } from "./library-provider";
 import { startLibrarySync } from "./library-sync";
 import { clientRootLoader } from "./root-loader";
 import { browserCatalogueLoaders } from "./page-data";
+import { installLinkNavigation } from "./link-navigation";
 import { installPrefetch } from "./prefetch";
 import { fetchRanking } from "../shared/ranking-client";
 import "./styles.css";
@@ -40,6 +41,7 @@ const routes = createRoutes({
 await loadLazyMatches(matchRoutes(routes, window.location));
 // The hydration data (window.__staticRouterHydrationData) is read by the router itself.
 const router = createBrowserRouter(routes);
+installLinkNavigation(document, (to, { replace }) => void router.navigate(to, { replace }));
 
 // Sign-in, sign-out (here or in another tab) and account updates refresh the root data (header).
 account.onAuthStateChange((event) => {

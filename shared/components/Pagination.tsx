@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { PageLink } from "./PageLink";
 import { pageWindow } from "../pagination";
 
 interface PaginationProps {
@@ -14,9 +14,9 @@ export function Pagination({ page, pageCount, hrefFor }: PaginationProps) {
   return (
     <nav className="pagination" aria-label="分页">
       {page > 1 ? (
-        <Link to={hrefFor(page - 1)} className="page-link" rel="prev">
+        <PageLink to={hrefFor(page - 1)} className="page-link" rel="prev">
           上一页
-        </Link>
+        </PageLink>
       ) : (
         <span className="page-link is-disabled" aria-disabled="true">
           上一页
@@ -28,15 +28,15 @@ export function Pagination({ page, pageCount, hrefFor }: PaginationProps) {
             {n}
           </span>
         ) : (
-          <Link key={n} to={hrefFor(n)} className="page-link" aria-label={`第 ${n} 页`}>
+          <PageLink key={n} to={hrefFor(n)} className="page-link" aria-label={`第 ${n} 页`}>
             {n}
-          </Link>
+          </PageLink>
         ),
       )}
       {page < pageCount ? (
-        <Link to={hrefFor(page + 1)} className="page-link" rel="next">
+        <PageLink to={hrefFor(page + 1)} className="page-link" rel="next">
           下一页
-        </Link>
+        </PageLink>
       ) : (
         <span className="page-link is-disabled" aria-disabled="true">
           下一页

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { PageLink } from "./PageLink";
 import { cardStatus } from "../catalogue/card";
 import { formatRating, formatViews } from "../format";
 import type { ReactNode } from "react";
@@ -27,7 +27,7 @@ export function VideoCard({ item, layout = "grid", eager = false, headingLevel =
   const status = cardStatus(video);
   return (
     <article className={`video-card video-card-${layout}`}>
-      <Link to={`/video/${video.id}`} className="video-card-link">
+      <PageLink to={`/video/${video.id}`} className="video-card-link">
         <div className="video-card-cover">
           <img
             src={video.cover}
@@ -70,7 +70,7 @@ export function VideoCard({ item, layout = "grid", eager = false, headingLevel =
             ))}
           </p>
         </div>
-      </Link>
+      </PageLink>
     </article>
   );
 }

@@ -1,3 +1,4 @@
+import { PageLink } from "../components/PageLink";
 import { useLoaderData, useLocation, useNavigate } from "react-router";
 import { categoryDisplayName } from "../catalogue/categories";
 import { Pagination } from "../components/Pagination";
@@ -5,7 +6,6 @@ import { PageMeta } from "../components/PageMeta";
 import { EmptyListing, VideoGrid } from "../components/VideoGrid";
 import { LETTERS, LISTING_SORTS, listingQuery, QUICK_SORTS, RATING_FILTERS, type ListingSort, type ListingState, type RatingFilter } from "../listing";
 import type { ListingData } from "../loaders";
-import { Link } from "react-router";
 
 function headingOf(data: ListingData): string {
   if (data.kind === "latest") return "最新更新";
@@ -35,9 +35,9 @@ function FacetRow({ id, label, options, href }: { id: string; label: string; opt
       <ul className="facet-options" aria-labelledby={id}>
         {options.map((o) => (
           <li key={o.label}>
-            <Link to={href(o.change)} className="facet-link" aria-current={o.current ? "true" : undefined}>
+            <PageLink to={href(o.change)} className="facet-link" aria-current={o.current ? "true" : undefined}>
               {o.label}
-            </Link>
+            </PageLink>
           </li>
         ))}
       </ul>
@@ -142,12 +142,12 @@ export function ListingPage() {
           </button>
         </noscript>
         <div className="view-toggle" role="group" aria-label="显示方式">
-          <Link to={href({ view: "grid", page: state.page })} className="view-button" aria-current={state.view === "grid" ? "true" : undefined} replace>
+          <PageLink to={href({ view: "grid", page: state.page })} className="view-button" aria-current={state.view === "grid" ? "true" : undefined} replace>
             网格
-          </Link>
-          <Link to={href({ view: "list", page: state.page })} className="view-button" aria-current={state.view === "list" ? "true" : undefined} replace>
+          </PageLink>
+          <PageLink to={href({ view: "list", page: state.page })} className="view-button" aria-current={state.view === "list" ? "true" : undefined} replace>
             列表
-          </Link>
+          </PageLink>
         </div>
       </form>
 
