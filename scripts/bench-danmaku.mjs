@@ -37,12 +37,12 @@ const MEASURE_MS = 3000;
 
 /** @typedef {import("../shared/danmaku/model").ServerMessage} ServerMessage */
 /** @typedef {{ deltas: number[], onScreen: number[] }} Frames */
-/** @typedef {{ name: string, ph: string, pid: number, tid: number, dur?: number, tdur?: number, args?: { name?: string } }} TraceEvent */
+/** @typedef {{ name: string, ph: string, pid: number, tid: number, ts: number, dur?: number, tdur?: number, args?: { name?: string } }} TraceEvent */
 
 /**
  * Records a trace of the page while `during` runs; returns the main thread's CPU time (ms, the
- * `tdur` of its top-level tasks: not inflated by other processes on the machine) and the number
- * of frames the compositor drew.
+ * `tdur` of its top-level tasks: not inflated by other processes on the machine), the number
+ * of frames the compositor drew and the intervals between them (ms).
  * @param {import("playwright-core").CDPSession} cdp
  * @param {() => Promise<Frames>} during
  */
@@ -61,8 +61,12 @@ async function traced(cdp, during) {
   const main = events.filter((e) => e.ph === "X" && e.name === "RunTask" && threads.get(`${e.pid}:${e.tid}`) === "CrRendererMain");
   const mainCpuMs = main.reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0), 0) / 1000;
   if (process.env.BENCH_DEBUG) console.log([...new Set(threads.values())], events.filter((e) => e.name === "RunTask").slice(0, 3));
-  const drawn = events.filter((e) => e.name === "Display::DrawAndSwap").length;
-  return { frames, mainCpuMs, drawn };
+  const draws = events
+    .filter((e) => e.name === "Display::DrawAndSwap")
+    .map((e) => e.ts)
+    .sort((a, b) => a - b);
+  const drawIntervals = draws.slice(1).map((ts, i) => (ts - draws[i]) / 1000);
+  return { frames, mainCpuMs, drawn: draws.length, drawIntervals };
 }
 
 /**
@@ -117,6 +121,14 @@ async function overlayPass(base, withOverlay) {
       await page
         .waitForFunction((n) => (document.querySelector(".danmaku-layer")?.childElementCount ?? 0) >= n, OVERLAY_TARGET, { timeout: 30_000, polling: 200 })
         .catch(() => console.warn(`fewer than ${OVERLAY_TARGET} comments on screen after 30 s: measuring anyway`));
+    // First the page with nothing of the bench's running in it (no rAF loop, which makes the main
+    // thread produce a frame every vsync): what a viewer's page does while comments cross.
+    const onScreen = () => page.evaluate(() => document.querySelector(".danmaku-layer")?.childElementCount ?? 0);
+    const passive = await traced(cdp, async () => {
+      const first = await onScreen();
+      await new Promise((r) => setTimeout(r, MEASURE_MS));
+      return { deltas: [], onScreen: [first, await onScreen()] };
+    });
     const { frames, mainCpuMs, drawn } = await traced(cdp, () =>
       page.evaluate(
         (ms) =>
@@ -147,7 +159,14 @@ async function overlayPass(base, withOverlay) {
     await sender;
     const seconds = frames.deltas.reduce((a, b) => a + b, 0) / 1000;
     const sorted = [...frames.deltas].sort((a, b) => a - b);
+    const passiveSeconds = MEASURE_MS / 1000;
+    const intervals = [...passive.drawIntervals].sort((a, b) => a - b);
     return {
+      passiveOnScreen: passive.frames.onScreen,
+      passiveCompositorFps: Number((passive.drawn / passiveSeconds).toFixed(1)),
+      passiveDrawIntervalP50Ms: Number(percentile(intervals, 50)?.toFixed(1)),
+      passiveDrawIntervalP95Ms: Number(percentile(intervals, 95)?.toFixed(1)),
+      passiveMainCpuMsPerFrame60: Number((passive.mainCpuMs / passiveSeconds / 60).toFixed(2)),
       onScreenMin: Math.min(...frames.onScreen),
       onScreenMax: Math.max(...frames.onScreen),
       mainThreadFps: Number((frames.deltas.length / seconds).toFixed(1)),
@@ -172,6 +191,15 @@ async function overlayFrames(base) {
   const withOverlay = await overlayPass(base, true);
   const extraPerFrame = withOverlay.mainCpuMsPerFrame60 - without.mainCpuMsPerFrame60;
   return {
+    /** Without the bench's rAF loop: comments on screen (start, end), compositor frames, main-thread CPU. */
+    passiveOnScreen: withOverlay.passiveOnScreen.join("→"),
+    passiveCompositorFps: withOverlay.passiveCompositorFps,
+    passiveBaselineCompositorFps: without.passiveCompositorFps,
+    passiveDrawIntervalP50Ms: withOverlay.passiveDrawIntervalP50Ms,
+    passiveDrawIntervalP95Ms: withOverlay.passiveDrawIntervalP95Ms,
+    passiveMainCpuMsPerFrame: withOverlay.passiveMainCpuMsPerFrame60,
+    passiveBaselineMainCpuMsPerFrame: without.passiveMainCpuMsPerFrame60,
+    /** With a rAF loop in the page (a main-thread frame every vsync). */
     overlayOnScreenMin: withOverlay.onScreenMin,
     overlayOnScreenMax: withOverlay.onScreenMax,
     overlayCompositorFps: withOverlay.compositorFps,
