@@ -119,11 +119,11 @@ async function overlayPass(base, withOverlay) {
     const sender = send();
     if (room)
       await page
-        .waitForFunction((n) => (document.querySelector(".danmaku-layer")?.childElementCount ?? 0) >= n, OVERLAY_TARGET, { timeout: 30_000, polling: 200 })
+        .waitForFunction((n) => document.querySelectorAll(".danmaku-layer .danmaku-item").length >= n, OVERLAY_TARGET, { timeout: 30_000, polling: 200 })
         .catch(() => console.warn(`fewer than ${OVERLAY_TARGET} comments on screen after 30 s: measuring anyway`));
     // First the page with nothing of the bench's running in it (no rAF loop, which makes the main
     // thread produce a frame every vsync): what a viewer's page does while comments cross.
-    const onScreen = () => page.evaluate(() => document.querySelector(".danmaku-layer")?.childElementCount ?? 0);
+    const onScreen = () => page.evaluate(() => document.querySelectorAll(".danmaku-layer .danmaku-item").length);
     const passive = await traced(cdp, async () => {
       const first = await onScreen();
       await new Promise((r) => setTimeout(r, MEASURE_MS));
@@ -138,13 +138,13 @@ async function overlayPass(base, withOverlay) {
               const deltas = [];
               /** @type {number[]} */
               const onScreen = [];
-              const layer = document.querySelector(".danmaku-layer");
+              const items = document.getElementsByClassName("danmaku-item");
               let last = performance.now();
               const end = last + ms;
               /** @param {number} now */
               const step = (now) => {
                 deltas.push(now - last);
-                onScreen.push(layer ? layer.childElementCount : 0);
+                onScreen.push(items.length);
                 last = now;
                 if (now < end) requestAnimationFrame(step);
                 else resolve({ deltas, onScreen });
