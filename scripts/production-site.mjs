@@ -18,6 +18,7 @@
  * What still differs from production is listed in docs/performance.md (video playback).
  */
 import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
@@ -161,7 +162,8 @@ export async function startProductionSite({ port, state }) {
     req.pipe(upstream);
   };
 
-  const server = http2.createSecureServer({ ...certificate(), allowHTTP1: true }, handle);
+  const tls = certificate();
+  const server = http2.createSecureServer({ ...tls, allowHTTP1: true }, handle);
   // WebSocket (弹幕): the upgrade request and then the bytes both ways, as they are.
   server.on("upgrade", (/** @type {http.IncomingMessage} */ req, /** @type {import("node:stream").Duplex} */ socket, /** @type {Buffer} */ head) => {
     const upstream = net.connect(originPort, "127.0.0.1", () => {
@@ -195,6 +197,16 @@ export async function startProductionSite({ port, state }) {
   return {
     baseURL: `https://127.0.0.1:${port}`,
     originURL: `http://127.0.0.1:${originPort}`,
+    /**
+     * The front certificate's public key, as Chromium's `--ignore-certificate-errors-spki-list`
+     * takes it (base64 of the SHA-256 of its SubjectPublicKeyInfo): a browser given it trusts the
+     * front as a valid certificate, so its HTTP cache keeps responses (it stores nothing fetched
+     * with a certificate error, which `--ignore-certificate-errors` only lets through).
+     */
+    spki: crypto
+      .createHash("sha256")
+      .update(new crypto.X509Certificate(tls.cert).publicKey.export({ type: "spki", format: "der" }))
+      .digest("base64"),
     /**
      * Connections opened from now on share one new link of this profile (null: no throttling).
      * Returns the link (its `bytesDown` counts what went through it).
