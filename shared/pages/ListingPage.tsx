@@ -1,7 +1,7 @@
-import { PageLink } from "../components/PageLink";
 import { useLoaderData, useLocation, useNavigate } from "react-router";
 import { categoryDisplayName } from "../catalogue/categories";
 import { Pagination } from "../components/Pagination";
+import { PageLink } from "../components/PageLink";
 import { PageMeta } from "../components/PageMeta";
 import { EmptyListing, VideoGrid } from "../components/VideoGrid";
 import { LETTERS, LISTING_SORTS, listingQuery, QUICK_SORTS, RATING_FILTERS, type ListingSort, type ListingState, type RatingFilter } from "../listing";
