@@ -23,6 +23,7 @@ import zlib from "node:zlib";
 import { register } from "tsx/esm/api";
 import { busyMs, connectDevtools } from "./devtools.mjs";
 import { startLocalSite } from "./local-site.mjs";
+import { scriptsBeforeHydration } from "./page-scripts.mjs";
 import { importLocalCatalogue, prepareLocal } from "./prepare-local.mjs";
 import { bundleSize, bundleWorker } from "./worker-bundle.mjs";
 
@@ -41,10 +42,7 @@ const gzipSize = (/** @type {Buffer | string} */ buf) => zlib.gzipSync(buf, { le
 /** @param {string} base @param {string} route */
 async function jsBeforeInteraction(base, route) {
   const html = await (await fetch(base + encodeURI(route))).text();
-  const urls = new Set([
-    ...[...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)].map((m) => m[1]),
-    ...[...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => m[1]),
-  ]);
+  const urls = new Set(scriptsBeforeHydration(html));
   let bytes = 0;
   for (const url of urls) bytes += gzipSize(Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer()));
   return bytes;

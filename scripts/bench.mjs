@@ -21,6 +21,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { busyMs, connectDevtools } from "./devtools.mjs";
 import { startLocalSite } from "./local-site.mjs";
+import { scriptsBeforeHydration } from "./page-scripts.mjs";
 import { cpuMs as processCpuMs, findWorkerd } from "./workerd-processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -147,8 +148,8 @@ function checkBudgets(rows, cpuMs) {
 
 /**
  * Bytes of a route. jsGzip is the JavaScript the page needs before it is interactive — its module
- * script and every modulepreload in its HTML (the budget; tests/worker/js-budget.test.ts checks
- * the same); jsLaterGzip is what Lighthouse saw load after that (lazy islands and chunks: the
+ * script and every modulepreload in its HTML, or what a player page's boot script starts
+ * (page-scripts.mjs; the budget: tests/worker/js-budget.test.ts checks the same); jsLaterGzip is what Lighthouse saw load after that (lazy islands and chunks: the
  * player, the 弹幕 layer…).
  * @param {string} base
  * @param {string} route
@@ -157,9 +158,7 @@ function checkBudgets(rows, cpuMs) {
 async function routeBytes(base, route, lh) {
   const html = await fetchBytes(base + encodeURI(route));
   const text = html.toString("utf8");
-  const before = new Set(
-    [...text.matchAll(/<script[^>]*\ssrc="([^"]+)"/g), ...text.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => new URL(m[1], base).href),
-  );
+  const before = new Set(scriptsBeforeHydration(text).map((file) => new URL(file, base).href));
   let js = 0;
   let later = 0;
   let css = 0;

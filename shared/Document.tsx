@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { hlsPreloadScript } from "./player/engine-choice";
+import { pageHeadScript } from "./player/engine-choice";
 
 /** Hashed client files the page needs (from the Vite manifest). */
 export interface DocumentAssets {
@@ -7,9 +7,10 @@ export interface DocumentAssets {
   styles: string[];
   preloads: string[];
   /**
-   * On pages that play a stream: the hls.js chunk and the player island's chunks, which an
-   * inline script preloads where this browser will play the stream with hls.js (both are then
-   * on the way to the first frame: engine-choice.ts, hlsPreloadScript).
+   * On pages that play a stream: the hls.js chunk and the player island's chunks. There an inline
+   * script decides when the page's modules load (engine-choice.ts, pageHeadScript and
+   * pageBootScript): after the video's first frame where the browser plays the stream itself,
+   * at once elsewhere (with these chunks where hls.js plays it).
    */
   streamChunks?: string[];
 }
@@ -27,14 +28,16 @@ export function Document({ assets, nonce, children }: { assets: DocumentAssets; 
         {/* Before the stylesheet: an inline script after it would wait for it. The browser hides
             the nonce from the DOM after parsing: hydration does not compare it. */}
         {assets.streamChunks ? (
-          <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: hlsPreloadScript(assets.streamChunks) }} />
+          <script
+            nonce={nonce}
+            suppressHydrationWarning
+            dangerouslySetInnerHTML={{ __html: pageHeadScript({ scripts: assets.scripts, preloads: assets.preloads, streamChunks: assets.streamChunks }) }}
+          />
         ) : null}
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
-        {assets.preloads.map((href) => (
-          <link key={href} rel="modulepreload" href={href} />
-        ))}
+        {assets.streamChunks ? null : assets.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
       </head>
       <body>{children}</body>
     </html>

@@ -7,6 +7,7 @@ import type { RootData } from "../shared/root-data";
 import { createRoutes, type LazyHandle } from "../shared/routes";
 import { siteConfigFrom } from "../shared/site-config";
 import type { AppContext } from "./app-env";
+import { pageBootScript } from "../shared/player/engine-choice";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
@@ -145,8 +146,17 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
       </Document>,
       {
         nonce,
-        bootstrapScriptContent: `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};`,
-        bootstrapModules: clientAssets.scripts,
+        // On a page with a player the page's modules are started by an inline script after the
+        // hydration data (engine-choice.ts, pageBootScript), elsewhere by React's bootstrap module.
+        bootstrapScriptContent:
+          `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` +
+          (assets.streamChunks ? pageBootScript({ scripts: assets.scripts, preloads: assets.preloads, streamChunks: assets.streamChunks }) : ""),
+        ...(assets.streamChunks ? {} : { bootstrapModules: clientAssets.scripts }),
+        // A completed Suspense boundary (the player island) is written in place, never moved out of
+        // the shell: React otherwise outlines every boundary once the shell passes this size (12.8 KB
+        // by default), and the <video> then reaches the document only through an inline script that
+        // waits for the stylesheet — its stream starting one round trip and the CSS later.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         signal: request.signal,
         onError(error) {
           renderFailed = true;

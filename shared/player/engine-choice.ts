@@ -60,22 +60,86 @@ export function pageEngine(): EngineKind {
   return decided;
 }
 
+/** A JSON literal safe inside an inline <script> (no "</script>"). */
+function scriptLiteral(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+
 /**
- * The inline script the server puts in the <head> of a page with a player
- * (shared/Document.tsx): where this browser will play the stream with hls.js (the same decision
- * as chooseEngine, from the same capabilities and ?engine=), it adds modulepreloads of `chunks`
- * (hls.js and the player island's chunks, which hls.js waits for), so they download alongside
- * the page's own JavaScript instead of after it has run. Browsers with native HLS, and the MP4
- * path, fetch nothing more: the player's chunk is not on their way to the first frame.
- * tests/unit/hls-preload-script.test.ts checks it decides as chooseEngine does.
+ * The engine decision of chooseEngine as inline-script source: sets `k` to "native", "hlsjs" or
+ * "progressive" from this browser's capabilities and ?engine= (tests/unit/page-start-scripts.test.ts
+ * checks it decides as chooseEngine does).
  */
-export function hlsPreloadScript(chunks: readonly string[]): string {
+const ENGINE_SOURCE =
+  `var d=document,w=window,e=new URLSearchParams(location.search).get("engine"),` +
+  `n=d.createElement("video").canPlayType(${JSON.stringify(HLS_MIME)})!=="",` +
+  `m=typeof w.MediaSource==="function"||typeof w.ManagedMediaSource==="function",` +
+  `k=e==="native"&&n?"native":e==="hlsjs"&&m?"hlsjs":e==="progressive"?"progressive":n?"native":m?"hlsjs":"progressive";`;
+
+/** Source of a function `p(list)` adding a <link rel="modulepreload"> per file to the <head>. */
+const PRELOAD_SOURCE = `function p(l){l.forEach(function(h){var x=d.createElement("link");x.rel="modulepreload";x.href=h;d.head.appendChild(x)})}`;
+
+/** What the page's scripts on a page with a player are (the server's DocumentAssets). */
+export interface PageScripts {
+  /** The entry module(s). */
+  scripts: readonly string[];
+  /** The chunks the entry imports on this route. */
+  preloads: readonly string[];
+  /** The hls.js chunk and the player island's chunks. */
+  streamChunks: readonly string[];
+}
+
+/** The window flag the head script sets when this page's JavaScript waits for the video's first frame. */
+export const VIDEO_FIRST_FLAG = "__videoFirst";
+
+/**
+ * Longest wait (ms, from the end of the HTML) for the first frame before the page's JavaScript
+ * is fetched anyway (a browser that does not start the video on its own: power saving, data
+ * saver, a background tab).
+ */
+export const SCRIPTS_WAIT_MAX_MS = 3000;
+
+/**
+ * The inline script the server puts in the <head> of a page with a player (shared/Document.tsx),
+ * before the stylesheet. It decides the engine as chooseEngine does, then:
+ * - "native" (the browser plays the <video>'s HLS source itself, from the server's HTML): the
+ *   page's JavaScript is not on the way to the first frame, and on a slow link its ~140 KB would
+ *   go before the video's first segments (scripts have a higher priority than media), so it
+ *   only sets the flag for pageBootScript, which fetches it after the first frame;
+ * - otherwise it preloads the page's modules now — with hls.js and the player island's chunks
+ *   where hls.js plays (both are then on the way to the first frame).
+ * docs/decisions/0054-video-first-scripts.md.
+ */
+export function pageHeadScript(page: PageScripts): string {
   return (
-    `(function(){var d=document,w=window,e=new URLSearchParams(location.search).get("engine"),` +
-    `n=d.createElement("video").canPlayType(${JSON.stringify(HLS_MIME)})!=="",` +
-    `m=typeof w.MediaSource==="function"||typeof w.ManagedMediaSource==="function";` +
-    `if(e==="progressive"||!m||(n&&e!=="hlsjs"))return;` +
-    `${JSON.stringify(chunks).replace(/</g, "\\u003c")}.forEach(function(h){var l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.appendChild(l)})})()`
+    `(function(){${ENGINE_SOURCE}${PRELOAD_SOURCE}` +
+    `if(k==="native"){w.${VIDEO_FIRST_FLAG}=true;return}` +
+    `p(${scriptLiteral([...page.scripts, ...page.preloads])});if(k==="hlsjs")p(${scriptLiteral(page.streamChunks)})})()`
+  );
+}
+
+/**
+ * The inline script that starts the page's JavaScript on a page with a player, placed after the
+ * hydration data (the server's bootstrap script). Where the head script chose "native" it waits
+ * for the video's first frame on screen (`playing`, then its first requestVideoFrameCallback), an error of the video or its <source>, the visitor's
+ * first touch, click or key, or SCRIPTS_WAIT_MAX_MS — whichever comes first — then preloads the
+ * page's modules and adds the entry; elsewhere it adds the entry at once.
+ */
+export function pageBootScript(page: PageScripts): string {
+  const events = ["playing", "error", "pointerdown", "touchstart", "keydown"];
+  return (
+    `(function(){var d=document,w=window,s=0;${PRELOAD_SOURCE}` +
+    `function go(){if(s)return;s=1;if(w.${VIDEO_FIRST_FLAG})p(${scriptLiteral(page.preloads)});` +
+    `${scriptLiteral(page.scripts)}.forEach(function(h){var x=d.createElement("script");x.type="module";x.src=h;d.head.appendChild(x)})}` +
+    `if(!w.${VIDEO_FIRST_FLAG})return go();` +
+    // An error counts only from the video or its <source> (a related title's broken cover is not the video's).
+    // On `playing`, once the first frame is on screen: Chromium shows it only after a main-thread
+    // frame, which the page's modules (evaluation, hydration) would hold up by up to ~0.6 s.
+    `function on(x){var g=x.target&&x.target.tagName;if(x.type==="playing"&&x.target.requestVideoFrameCallback)x.target.requestVideoFrameCallback(go);` +
+    `else if(x.type!=="error"||g==="VIDEO"||g==="SOURCE")go()}` +
+    `${scriptLiteral(events)}.forEach(function(t){d.addEventListener(t,on,{capture:true,passive:true})});` +
+    `var v=d.querySelector("video");if(v&&(v.error||(!v.paused&&v.readyState>=3)))return go();` +
+    `setTimeout(go,${SCRIPTS_WAIT_MAX_MS})})()`
   );
 }
 

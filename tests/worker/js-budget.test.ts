@@ -2,10 +2,12 @@ import { env, SELF } from "cloudflare:test";
 import { gzipSync } from "node:zlib";
 import clientAssets from "virtual:client-assets";
 import { describe, expect, it } from "vitest";
+import { scriptsBeforeHydration as scriptsBeforeInteractive } from "./helpers/page-scripts";
 
 /**
  * The JavaScript budget (docs/performance.md, budgets): what a page makes the browser fetch before
- * it can hydrate — its module script and every modulepreload in its HTML — is at most 125 KB
+ * it can hydrate — its module script and every modulepreload in its HTML, or on /video the files
+ * its inline boot script starts (helpers/page-scripts.ts) — is at most 125 KB
  * gzip (-9, as `npm run bench` counts it) on every route. Chunks loaded after hydration (the
  * player island, hls.js, the 弹幕 layer, parsers) are not in it; on /video the player's server
  * HTML plays before its chunk arrives.
@@ -25,13 +27,6 @@ const ROUTES = [
   "/auth/reset",
   "/no-such-page",
 ];
-
-/** The scripts a page's HTML makes the browser fetch before it runs: module scripts and modulepreloads. */
-function scriptsBeforeInteractive(html: string): string[] {
-  const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]);
-  const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
-  return [...new Set([...scripts, ...preloads])];
-}
 
 const gzipSizes = new Map<string, number>();
 async function gzipSize(file: string): Promise<number> {

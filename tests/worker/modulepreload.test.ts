@@ -4,6 +4,7 @@ import clientAssets from "virtual:client-assets";
 import { describe, expect, it } from "vitest";
 import { catalogueLoaders } from "../../worker/catalogue/loaders";
 import { createRoutes, type LazyHandle } from "../../shared/routes";
+import { bootScriptOf, inlineScripts, scriptsBeforeHydration } from "./helpers/page-scripts";
 
 /**
  * Lazy routes name their page's source file (`handle.module` in shared/routes.tsx); the worker
@@ -42,10 +43,6 @@ const PAGES: Record<string, string[]> = {
   "shared/pages/ResetPasswordPage.tsx": ["/auth/reset"],
 };
 
-function preloadsOf(html: string): string[] {
-  return [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
-}
-
 describe("modulepreload links of the lazy routes", () => {
   it("every lazy route's module is in the built manifest, with its chunk first", () => {
     expect(modules.length).toBeGreaterThanOrEqual(7);
@@ -74,7 +71,7 @@ describe("modulepreload links of the lazy routes", () => {
       for (const path of paths) {
         const res = await SELF.fetch(BASE + path);
         expect(res.status, path).toBe(200);
-        const preloads = preloadsOf(await res.text());
+        const preloads = scriptsBeforeHydration(await res.text());
         expect(preloads, path).toEqual(expect.arrayContaining(clientAssets.lazy[module]));
         // Not the chunks of other pages.
         const others = Object.keys(PAGES).filter((m) => m !== module && !(module === "shared/pages/ListingPage.tsx" && m === module));
@@ -84,41 +81,51 @@ describe("modulepreload links of the lazy routes", () => {
   });
 });
 
-describe("the hls.js and player chunks on pages that play a stream", () => {
+describe("the scripts of pages that play a stream", () => {
   const hlsChunk = clientAssets.lazy["node_modules/hls.js/dist/hls.light.mjs"]?.[0];
   const playerChunk = clientAssets.lazy["shared/player/VideoPlayer.tsx"]?.[0];
-  /** The inline <head> scripts of a page, with their nonces. */
-  const inlineScripts = (html: string) =>
-    [...html.matchAll(/<script nonce="([^"]*)"[^>]*>([^<]*)<\/script>/g)]
-      .map((m) => ({ nonce: m[1], body: m[2] }))
-      .filter((s) => s.body.includes("modulepreload"));
+  const startScripts = (html: string) => inlineScripts(html).filter((s) => s.body.includes("modulepreload"));
 
-  it("the detail page's <head> names them in a script carrying the response's CSP nonce, not as modulepreload links", async () => {
+  it("the detail page starts its modules from inline scripts carrying the response's CSP nonce, not from its HTML", async () => {
     expect(hlsChunk).toMatch(/^\/assets\/hls\.light-.+\.js$/);
     for (const path of ["/video/video_001", "/video/video_003/2"]) {
       const res = await SELF.fetch(BASE + path);
       const html = await res.text();
-      const head = html.slice(0, html.indexOf("</head>"));
-      const scripts = inlineScripts(head);
-      expect(scripts, path).toHaveLength(1);
-      expect(scripts[0].body).toContain(JSON.stringify(hlsChunk));
-      expect(scripts[0].body).toContain(JSON.stringify(playerChunk));
-      // Before the stylesheet (an inline script after it would wait for it).
-      expect(head.indexOf(scripts[0].body)).toBeLessThan(head.indexOf('rel="stylesheet"'));
+      const headEnd = html.indexOf("</head>");
+      const head = html.slice(0, headEnd);
       const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
       expect(nonce, path).toBeTruthy();
-      expect(scripts[0].nonce).toBe(nonce);
-      // Loaded only where the browser needs them: never in the page's own preloads.
-      expect(preloadsOf(html)).not.toContain(hlsChunk);
-      expect(preloadsOf(html)).not.toContain(playerChunk);
+      const scripts = startScripts(html);
+      expect(scripts, path).toHaveLength(2);
+      for (const script of scripts) expect(script.nonce).toBe(nonce);
+      // The head script (before the stylesheet: an inline script after it would wait for it) names
+      // hls.js and the player for the hls.js path; the boot script comes after the hydration data.
+      const [headScript, bootScript] = scripts;
+      expect(head.indexOf(headScript.body)).toBeGreaterThan(0);
+      expect(head.indexOf(headScript.body)).toBeLessThan(head.indexOf('rel="stylesheet"'));
+      expect(headScript.body).toContain(JSON.stringify(hlsChunk));
+      expect(headScript.body).toContain(JSON.stringify(playerChunk));
+      const boot = bootScriptOf(bootScript.body);
+      expect(boot, path).not.toBeNull();
+      expect(bootScript.body.indexOf(boot ?? "")).toBeGreaterThan(bootScript.body.indexOf("window.__ASSETS__="));
+      expect(boot).not.toContain(JSON.stringify(hlsChunk));
+      // No module script or modulepreload in the HTML itself: the browser fetches none before the scripts decide.
+      expect(html).not.toMatch(/<script[^>]*type="module"/);
+      expect(html).not.toContain('<link rel="modulepreload"');
+      // What every browser fetches before hydrating: the entry and the page's chunks, never hls.js or the player.
+      const before = scriptsBeforeHydration(html);
+      expect(before).toEqual(expect.arrayContaining([...clientAssets.scripts, ...clientAssets.lazy["shared/pages/VideoPage.tsx"]]));
+      expect(before).not.toContain(hlsChunk);
+      expect(before).not.toContain(playerChunk);
     }
   });
 
-  it("pages without a player, and a detail page of an unknown title, do not", async () => {
+  it("pages without a player, and a detail page of an unknown title, load theirs from the HTML", async () => {
     for (const path of ["/", "/category/all", "/search?q=" + encodeURIComponent("爱"), "/video/video_999"]) {
       const html = await (await SELF.fetch(BASE + path)).text();
-      expect(inlineScripts(html), path).toEqual([]);
+      expect(startScripts(html), path).toEqual([]);
       expect(html, path).not.toContain(hlsChunk);
+      expect(html, path).toMatch(new RegExp(`<script type="module" src="${clientAssets.scripts[0]}"`));
     }
   });
 });

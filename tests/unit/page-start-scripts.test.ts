@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { chooseEngine, HLS_MIME, pageBootScript, pageHeadScript, SCRIPTS_WAIT_MAX_MS, VIDEO_FIRST_FLAG } from "../../shared/player/engine-choice";
+
+const PAGE = {
+  scripts: ["/assets/entry-abc.js"],
+  preloads: ["/assets/react-dom-abc.js", "/assets/VideoPage-abc.js"],
+  streamChunks: ["/assets/hls.light-abc.js", "/assets/VideoPlayer-abc.js"],
+};
+
+interface Added {
+  tag: string;
+  rel?: string;
+  href?: string;
+  type?: string;
+  src?: string;
+}
+
+/** A stand-in browser for the inline scripts: what they add to the <head>, their listeners and timers. */
+function browser(
+  caps: { nativeHls: boolean; mse: boolean; managed?: boolean },
+  search = "",
+  video: { readyState: number; paused: boolean; error: unknown } | null = null,
+) {
+  const added: Added[] = [];
+  type Target = { tagName: string; requestVideoFrameCallback?: (fn: () => void) => void };
+  const listeners = new Map<string, Array<(event: { type: string; target: Target }) => void>>();
+  const timers: Array<{ fn: () => void; ms: number }> = [];
+  const document = {
+    createElement: (tag: string) => (tag === "video" ? { canPlayType: (type: string) => (type === HLS_MIME && caps.nativeHls ? "maybe" : "") } : { tag }),
+    head: { appendChild: (el: Added) => added.push(el) },
+    querySelector: (selector: string) => (selector === "video" ? video : null),
+    addEventListener: (type: string, fn: (event: { type: string; target: Target }) => void, options: { capture?: boolean }) => {
+      expect(options.capture).toBe(true); // media events do not bubble: only a capturing listener on the document sees them
+      listeners.set(type, [...(listeners.get(type) ?? []), fn]);
+    },
+  };
+  const window: Record<string, unknown> = caps.managed
+    ? { ManagedMediaSource: function ManagedMediaSource() {} }
+    : caps.mse
+      ? { MediaSource: function MediaSource() {} }
+      : {};
+  const setTimeout = (fn: () => void, ms: number) => timers.push({ fn, ms });
+  const run = (script: string) => {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script is the server's inline <script>, run as the browser runs it
+    (new Function("document", "window", "location", "setTimeout", script) as (...args: unknown[]) => void)(document, window, { search }, setTimeout);
+  };
+  return {
+    added,
+    window,
+    timers,
+    fire: (type: string, tagName = "VIDEO") => listeners.get(type)?.forEach((fn) => fn({ type, target: { tagName } })),
+    /** `playing` on a video with requestVideoFrameCallback: returns the frame callbacks it asked for. */
+    firePlayingWithFrames: () => {
+      const frames: Array<() => void> = [];
+      listeners.get("playing")?.forEach((fn) => fn({ type: "playing", target: { tagName: "VIDEO", requestVideoFrameCallback: (cb) => frames.push(cb) } }));
+      return frames;
+    },
+    head: () => run(pageHeadScript(PAGE)),
+    boot: () => run(pageBootScript(PAGE)),
+  };
+}
+
+const modulePreloads = (files: string[]): Added[] => files.map((href) => ({ tag: "link", rel: "modulepreload", href }));
+const entry: Added[] = [{ tag: "script", type: "module", src: "/assets/entry-abc.js" }];
+
+describe("the inline scripts that start a player page's JavaScript", () => {
+  const forcedValues = [null, "native", "hlsjs", "progressive", "other"];
+  for (const nativeHls of [true, false])
+    for (const mse of [true, false])
+      for (const forced of forcedValues)
+        it(`native HLS ${nativeHls}, MSE ${mse}, ?engine=${forced}: decides as chooseEngine does`, () => {
+          const b = browser({ nativeHls, mse }, forced === null ? "" : `?engine=${forced}`);
+          b.head();
+          const engine = chooseEngine({ nativeHls, mse }, forced);
+          if (engine === "native") {
+            // The video goes first: nothing is fetched before its first frame.
+            expect(b.window[VIDEO_FIRST_FLAG]).toBe(true);
+            expect(b.added).toEqual([]);
+          } else {
+            expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
+            expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads, ...(engine === "hlsjs" ? PAGE.streamChunks : [])]));
+          }
+        });
+
+  it("counts Safari's ManagedMediaSource as MSE", () => {
+    const b = browser({ nativeHls: false, mse: false, managed: true });
+    b.head();
+    expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads, ...PAGE.streamChunks]));
+  });
+
+  it("adds the entry at once where the page does not wait for the video", () => {
+    const b = browser({ nativeHls: false, mse: true });
+    b.head();
+    b.added.length = 0;
+    b.boot();
+    expect(b.added).toEqual(entry);
+    expect(b.timers).toEqual([]);
+  });
+
+  for (const event of ["playing", "error", "pointerdown", "touchstart", "keydown"])
+    it(`with native HLS, fetches the page's modules on the video's or visitor's first ${event}, once`, () => {
+      const b = browser({ nativeHls: true, mse: true }, "", { readyState: 0, paused: true, error: null });
+      b.head();
+      b.boot();
+      expect(b.added).toEqual([]);
+      b.fire(event);
+      expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+      b.fire("playing");
+      b.timers.forEach((t) => t.fn());
+      expect(b.added).toHaveLength(PAGE.preloads.length + 1);
+    });
+
+  it("with native HLS, waits after `playing` for the first frame on screen (requestVideoFrameCallback)", () => {
+    const b = browser({ nativeHls: true, mse: true }, "", { readyState: 0, paused: true, error: null });
+    b.head();
+    b.boot();
+    const frames = b.firePlayingWithFrames();
+    expect(frames).toHaveLength(1);
+    expect(b.added).toEqual([]);
+    frames[0]();
+    expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+  });
+
+  it("with native HLS, an error of another element (a broken cover image) does not start them", () => {
+    const b = browser({ nativeHls: true, mse: true }, "", { readyState: 0, paused: true, error: null });
+    b.head();
+    b.boot();
+    b.fire("error", "IMG");
+    expect(b.added).toEqual([]);
+    b.fire("error", "SOURCE");
+    expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+  });
+
+  it(`with native HLS, fetches them after ${SCRIPTS_WAIT_MAX_MS} ms when the video does not start`, () => {
+    const b = browser({ nativeHls: true, mse: true }, "", { readyState: 0, paused: true, error: null });
+    b.head();
+    b.boot();
+    expect(b.timers.map((t) => t.ms)).toEqual([SCRIPTS_WAIT_MAX_MS]);
+    b.timers[0].fn();
+    expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+  });
+
+  it("with native HLS, waits past the first decoded frame (loadeddata) for playback itself", () => {
+    const b = browser({ nativeHls: true, mse: true }, "", { readyState: 2, paused: true, error: null });
+    b.head();
+    b.boot();
+    b.fire("loadeddata");
+    expect(b.added).toEqual([]);
+  });
+
+  it("with native HLS, fetches them at once when the video already plays or failed", () => {
+    for (const video of [
+      { readyState: 4, paused: false, error: null },
+      { readyState: 0, paused: true, error: { code: 4 } },
+    ]) {
+      const b = browser({ nativeHls: true, mse: true }, "", video);
+      b.head();
+      b.boot();
+      expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+    }
+  });
+
+  it("cannot end the <script> element early", () => {
+    const page = { scripts: ["/assets/</script><b>.js"], preloads: [], streamChunks: [] };
+    expect(pageHeadScript(page)).not.toContain("</script>");
+    expect(pageBootScript(page)).not.toContain("</script>");
+  });
+});

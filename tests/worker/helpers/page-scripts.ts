@@ -1,0 +1,1 @@
+export { bootScriptOf, inlineScripts, scriptsBeforeHydration } from "../../../scripts/page-scripts.mjs";
