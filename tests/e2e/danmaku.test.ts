@@ -195,4 +195,15 @@ describe("弹幕", () => {
     expect(await page.getByLabel("字号").inputValue()).toBe("large");
     await context.close();
   });
+
+  it("keeps the page's decorative circles still under the player (they cost the compositor frames), and only there", async () => {
+    const context = await newContext();
+    const { page } = await openVideo(context);
+    const circleAnimations = () =>
+      page.evaluate(() => [...document.querySelectorAll(".floating-circles span")].map((el) => getComputedStyle(el).animationName));
+    expect(await circleAnimations()).toEqual(["none", "none", "none", "none", "none"]);
+    await page.goto(baseURL() + "/");
+    expect(await circleAnimations()).toEqual(["float", "float", "float", "float", "float"]);
+    await context.close();
+  });
 });
