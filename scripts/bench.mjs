@@ -149,8 +149,8 @@ function checkBudgets(rows, cpuMs) {
 /**
  * Bytes of a route. jsGzip is the JavaScript the page needs before it is interactive — its module
  * script and every modulepreload in its HTML, or what a player page's boot script starts
- * (page-scripts.mjs; the budget: tests/worker/js-budget.test.ts checks the same); jsLaterGzip is what Lighthouse saw load after that (lazy islands and chunks: the
- * player, the 弹幕 layer…).
+ * (page-scripts.mjs; the budget: tests/worker/js-budget.test.ts checks the same); jsLaterGzip
+ * is what Lighthouse saw load after that (lazy islands and chunks: the player, the 弹幕 layer…).
  * @param {string} base
  * @param {string} route
  * @param {{ scripts: string[], styles: string[] }} lh

@@ -3,11 +3,11 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider, type Loa
 import clientAssets from "virtual:client-assets";
 import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
+import { pageBootScript } from "../shared/player/engine-choice";
 import type { RootData } from "../shared/root-data";
 import { createRoutes, type LazyHandle } from "../shared/routes";
 import { siteConfigFrom } from "../shared/site-config";
 import type { AppContext } from "./app-env";
-import { pageBootScript } from "../shared/player/engine-choice";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
@@ -150,7 +150,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
         // hydration data (engine-choice.ts, pageBootScript), elsewhere by React's bootstrap module.
         bootstrapScriptContent:
           `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` +
-          (assets.streamChunks ? pageBootScript({ scripts: assets.scripts, preloads: assets.preloads, streamChunks: assets.streamChunks }) : ""),
+          (assets.streamChunks ? pageBootScript(assets) : ""),
         ...(assets.streamChunks ? {} : { bootstrapModules: clientAssets.scripts }),
         // A completed Suspense boundary (the player island) is written in place, never moved out of
         // the shell: React otherwise outlines every boundary once the shell passes this size (12.8 KB

@@ -1,4 +1,5 @@
 import type HlsType from "hls.js";
+import { serializeForScript } from "../hydration";
 
 /**
  * Which engine plays a title's stream on this page, and the on-demand hls.js import
@@ -60,11 +61,6 @@ export function pageEngine(): EngineKind {
   return decided;
 }
 
-/** A JSON literal safe inside an inline <script> (no "</script>"). */
-function scriptLiteral(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c");
-}
-
 /**
  * The engine decision of chooseEngine as inline-script source: sets `k` to "native", "hlsjs" or
  * "progressive" from this browser's capabilities and ?engine= (tests/unit/page-start-scripts.test.ts
@@ -114,30 +110,31 @@ export function pageHeadScript(page: PageScripts): string {
   return (
     `(function(){${ENGINE_SOURCE}${PRELOAD_SOURCE}` +
     `if(k==="native"){w.${VIDEO_FIRST_FLAG}=true;return}` +
-    `p(${scriptLiteral([...page.scripts, ...page.preloads])});if(k==="hlsjs")p(${scriptLiteral(page.streamChunks)})})()`
+    `p(${serializeForScript([...page.scripts, ...page.preloads])});if(k==="hlsjs")p(${serializeForScript(page.streamChunks)})})()`
   );
 }
 
 /**
  * The inline script that starts the page's JavaScript on a page with a player, placed after the
  * hydration data (the server's bootstrap script). Where the head script chose "native" it waits
- * for the video's first frame on screen (`playing`, then its first requestVideoFrameCallback), an error of the video or its <source>, the visitor's
- * first touch, click or key, or SCRIPTS_WAIT_MAX_MS — whichever comes first — then preloads the
- * page's modules and adds the entry; elsewhere it adds the entry at once.
+ * for the video's first frame on screen (`playing`, then its first requestVideoFrameCallback),
+ * an error of the video or its <source>, the visitor's first touch, click or key, or
+ * SCRIPTS_WAIT_MAX_MS — whichever comes first — then preloads the page's modules and adds the
+ * entry; elsewhere it adds the entry at once.
  */
-export function pageBootScript(page: PageScripts): string {
+export function pageBootScript(page: Pick<PageScripts, "scripts" | "preloads">): string {
   const events = ["playing", "error", "pointerdown", "touchstart", "keydown"];
   return (
     `(function(){var d=document,w=window,s=0;${PRELOAD_SOURCE}` +
-    `function go(){if(s)return;s=1;if(w.${VIDEO_FIRST_FLAG})p(${scriptLiteral(page.preloads)});` +
-    `${scriptLiteral(page.scripts)}.forEach(function(h){var x=d.createElement("script");x.type="module";x.src=h;d.head.appendChild(x)})}` +
+    `function go(){if(s)return;s=1;if(w.${VIDEO_FIRST_FLAG})p(${serializeForScript(page.preloads)});` +
+    `${serializeForScript(page.scripts)}.forEach(function(h){var x=d.createElement("script");x.type="module";x.src=h;d.head.appendChild(x)})}` +
     `if(!w.${VIDEO_FIRST_FLAG})return go();` +
     // An error counts only from the video or its <source> (a related title's broken cover is not the video's).
     // On `playing`, once the first frame is on screen: Chromium shows it only after a main-thread
     // frame, which the page's modules (evaluation, hydration) would hold up by up to ~0.6 s.
     `function on(x){var g=x.target&&x.target.tagName;if(x.type==="playing"&&x.target.requestVideoFrameCallback)x.target.requestVideoFrameCallback(go);` +
     `else if(x.type!=="error"||g==="VIDEO"||g==="SOURCE")go()}` +
-    `${scriptLiteral(events)}.forEach(function(t){d.addEventListener(t,on,{capture:true,passive:true})});` +
+    `${serializeForScript(events)}.forEach(function(t){d.addEventListener(t,on,{capture:true,passive:true})});` +
     `var v=d.querySelector("video");if(v&&(v.error||(!v.paused&&v.readyState>=3)))return go();` +
     `setTimeout(go,${SCRIPTS_WAIT_MAX_MS})})()`
   );
