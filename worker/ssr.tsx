@@ -4,6 +4,8 @@ import clientAssets from "virtual:client-assets";
 import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
 import { pageBootScript } from "../shared/player/engine-choice";
+import { streamStartLinkHeader } from "../shared/player/stream-start";
+import type { VideoData } from "../shared/loaders";
 import type { RootData } from "../shared/root-data";
 import { createRoutes, type LazyHandle } from "../shared/routes";
 import { siteConfigFrom } from "../shared/site-config";
@@ -104,6 +106,22 @@ function assetsFor(matches: ReadonlyArray<{ route: { handle?: unknown } }>, stat
   };
 }
 
+/**
+ * The `Link` header of a page that plays a stream: the player's first two playlists, preloaded
+ * from the response headers (shared/player/stream-start.ts). Null on other pages.
+ */
+function streamStartLinks(
+  matches: ReadonlyArray<{ route: { id: string; handle?: unknown } }>,
+  loaderData: Record<string, unknown>,
+  status: number,
+  url: URL,
+): string | null {
+  if (status !== 200) return null;
+  const match = matches.find((m) => STREAM_PAGES.has((m.route.handle as LazyHandle | undefined)?.module ?? ""));
+  const data = match ? (loaderData[match.route.id] as VideoData | undefined) : undefined;
+  return data?.video ? streamStartLinkHeader(data.video, data.episode, url.searchParams.get("engine")) : null;
+}
+
 /** An escaped control character (C0 or DEL) in a path. */
 const ESCAPED_CONTROL = /%(?:[01][0-9a-f]|7f)/i;
 
@@ -168,6 +186,8 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
     headers.set("Cache-Control", root.user ? "private, no-store" : ANONYMOUS_HTML_CACHE);
     if (root.user) headers.set("Vary", "Cookie");
+    const links = streamStartLinks(context.matches, context.loaderData, context.statusCode, new URL(request.url));
+    if (links) headers.set("Link", links);
     const response = new Response(request.method === "HEAD" ? null : closedOnError(stream, path), { status: context.statusCode, headers });
     // A page whose render failed after the shell must not be kept by the edge cache.
     noteRenderOutcome(

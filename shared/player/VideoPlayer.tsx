@@ -19,6 +19,7 @@ import { usePlaybackState } from "./usePlaybackState";
 import { usePlayerCommands } from "./usePlayerCommands";
 import { usePlayerKeyboard, type PlayerCommand } from "./usePlayerKeyboard";
 import { useStoryboard } from "./useStoryboard";
+import { streamStartPreloads } from "./stream-start";
 import { useStream } from "./useStream";
 import { useSubtitles } from "./useSubtitles";
 import { useTouchGestures } from "./useTouchGestures";
@@ -40,10 +41,13 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const poster = coverImage;
   const master = masterPlaylistPath(n);
   // What the server puts in the <video> (the ?engine= override of the benchmark and tests included).
-  const source = initialSource(new URLSearchParams(useLocation().search).get("engine"));
+  const engine = new URLSearchParams(useLocation().search).get("engine");
+  const source = initialSource(engine);
   preload(poster, { as: "image", fetchPriority: "high" });
-  // hls.js starts on this preload (high: it is on hls.js's critical path, and small); native players make their own request.
-  if (source !== "mp4") preload(master, { as: "fetch", crossOrigin: "anonymous", fetchPriority: "high" });
+  // Every engine reads the master and then the start rendition's playlist before its first segment:
+  // both at once, high (small, and on the critical path). hls.js reads them from these preloads,
+  // native players from the HTTP cache they fill. The worker sends the same two as a Link header.
+  for (const href of streamStartPreloads(video, episode, engine)) preload(href, { as: "fetch", crossOrigin: "anonymous", fetchPriority: "high" });
 
   const videoRef = useRef<HTMLVideoElement>(null);
   const trackRef = useRef<HTMLTrackElement>(null);

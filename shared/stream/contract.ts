@@ -111,6 +111,24 @@ export const masterPlaylistPath = (n: number | string) => streamPath(n, "master.
 export const storyboardPath = (n: number | string) => streamPath(n, "storyboard.vtt");
 export const subtitlesPath = (n: number | string) => streamPath(n, "subtitles-zh-CN.vtt");
 
+/**
+ * Height of the rendition every ladder starts with (scripts/media/ladder.ts): the packer lists
+ * renditions by rising bandwidth, so it is the master playlist's first variant — where Safari,
+ * iOS and Chromium's native HLS always begin. Every source of 270 lines or more has it.
+ */
+export const START_RENDITION_HEIGHT = 270;
+
+/**
+ * What a player of title n fetches before its first segment, one after the other: the master
+ * playlist, then the start rendition's media playlist. The page preloads both at once (the
+ * worker's Link header and the player's <link rel="preload">), so that neither waits for the
+ * other nor for the page (docs/streaming.md, "Start path"). A title packed from a source below
+ * 270 lines has no 270p playlist: that preload alone misses (one small 404).
+ */
+export function streamStartPaths(n: number | string): readonly [master: string, startPlaylist: string] {
+  return [masterPlaylistPath(n), streamPath(n, `${START_RENDITION_HEIGHT}p.m3u8`)];
+}
+
 /** Names the packer writes (the rendition height h, version v, sequence, sheet). */
 export const streamNames = {
   master: "master.m3u8",

@@ -54,6 +54,9 @@ describe("video detail page", () => {
     expect(html).toMatch(/<track kind="captions" src="\/stream\/1\/subtitles-zh-CN.vtt" srcLang="zh-CN" label="中文"\/?>/i);
     expect(html).toMatch(/<link rel="preload"[^>]*href="\/1.webp"/);
     expect(html).toMatch(/<link rel="preload"[^>]*href="\/stream\/1\/master.m3u8"[^>]*as="fetch"/);
+    expect(html).toMatch(/<link rel="preload"[^>]*href="\/stream\/1\/270p.m3u8"[^>]*as="fetch"/);
+    // The same two from the response headers, before the browser has parsed any HTML.
+    expect(res.headers.get("link")).toMatch(/^<\/stream\/1\/master.m3u8>; rel=preload; as=fetch; crossorigin; fetchpriority=high, <\/stream\/1\/270p.m3u8>;/);
     expect(html).toContain('aria-label="播放进度"');
   });
 

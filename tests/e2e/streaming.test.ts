@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTime } from "../../shared/format";
 import { levelLabel } from "../../shared/player/quality";
@@ -38,12 +38,35 @@ function recordSegments(page: Page): string[] {
   return seen;
 }
 
+/**
+ * How many times each path was downloaded from the site (CDP): requests the browser answered
+ * from its own cache (a preload's response reused, the HTTP cache) are not counted.
+ */
+async function recordDownloads(context: BrowserContext, page: Page): Promise<Map<string, number>> {
+  const cdp = await context.newCDPSession(page);
+  const paths = new Map<string, string>();
+  const cached = new Set<string>();
+  const downloads = new Map<string, number>();
+  cdp.on("Network.requestWillBeSent", (e) => paths.set(e.requestId, new URL(e.request.url).pathname));
+  cdp.on("Network.requestServedFromCache", (e) => cached.add(e.requestId));
+  cdp.on("Network.responseReceived", (e) => {
+    if (e.response.fromDiskCache || e.response.fromPrefetchCache || e.response.fromServiceWorker) cached.add(e.requestId);
+  });
+  cdp.on("Network.loadingFinished", (e) => {
+    const path = paths.get(e.requestId);
+    if (path && !cached.has(e.requestId)) downloads.set(path, (downloads.get(path) ?? 0) + 1);
+  });
+  await cdp.send("Network.enable");
+  return downloads;
+}
+
 describe("HLS playback", () => {
   for (const engine of ["native", "hlsjs"] as const) {
-    it(`${engine}: plays the master playlist and reaches a later segment, with no console errors`, async () => {
+    it(`${engine}: plays the master playlist and reaches a later segment, with no console errors; the preloaded playlists are downloaded once`, async () => {
       const context = await browser.newContext({ viewport: DESKTOP });
       const { page, log } = await newPage(context);
       const segments = recordSegments(page);
+      const downloads = await recordDownloads(context, page);
       await page.goto(`${baseURL()}${PAGE}?engine=${engine}`);
       await waitForHydration(page);
       expect(await page.getAttribute(".player", "data-engine")).toBe(engine);
@@ -56,6 +79,9 @@ describe("HLS playback", () => {
       const later = segments.map((p) => Number(/-(\d{5})\.m4s$/.exec(p)?.[1] ?? 0));
       expect(Math.max(...later)).toBeGreaterThanOrEqual(3);
       expect(segments.every((p) => p.startsWith(`/stream/${N}/`))).toBe(true);
+      // The page's preloads (Link header and <link>) are what the player reads: no second download.
+      expect(downloads.get(`/stream/${N}/master.m3u8`)).toBe(1);
+      expect(downloads.get(`/stream/${N}/270p.m3u8`)).toBe(1);
       expect(log.errors).toEqual([]);
       await context.close();
     });
