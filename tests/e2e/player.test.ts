@@ -540,6 +540,45 @@ describe("share and favourite", () => {
     await context.close();
   });
 
+  it("on a phone, 从 m:ss 继续播放 and 点击开启声音 each keep their own place: no layout shift, no overlap", async () => {
+    const strict = await launchBrowser(["--autoplay-policy=document-user-activation-required"]);
+    try {
+      const context = await strict.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+      await context.addInitScript(CLS_SCRIPT);
+      // As in the refused-autoplay test, unmuted play() without a gesture is refused — here only after
+      // 0.5 s, so that 点击开启声音 comes after 从 m:ss 继续播放 (as Lighthouse's runs showed it on a
+      // slower page) and could push it down.
+      await context.addInitScript(() => {
+        const { play } = HTMLMediaElement.prototype as { play: (this: HTMLMediaElement) => Promise<void> };
+        HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+          if (!this.muted)
+            return new Promise<void>((_, reject) => setTimeout(() => reject(new DOMException("play() needs a user gesture", "NotAllowedError")), 500));
+          return play.call(this);
+        };
+      });
+      const { page, log } = await open(context, `/video/${VIDEO}`);
+      await waitPlaying(page);
+      await media(page, (v) => {
+        v.currentTime = 6.4;
+        v.pause(); // saves the position
+      });
+      await page.reload();
+      await waitForHydration(page);
+      const resume = page.getByRole("button", { name: "从 0:06 继续播放" });
+      const unmute = page.getByRole("button", { name: "点击开启声音" });
+      await resume.waitFor({ state: "visible" });
+      await unmute.waitFor({ state: "visible" });
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+      const [a, b] = [await resume.boundingBox(), await unmute.boundingBox()];
+      expect(a && b && (a.y >= b.y + b.height || b.y >= a.y + a.height)).toBe(true);
+      expect(log.errors).toEqual([]);
+      await context.close();
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("offers 从 m:ss 继续播放 on return, which seeks there", async () => {
     const context = await browser.newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
