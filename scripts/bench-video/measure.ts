@@ -54,6 +54,13 @@ export interface PlaybackFigures {
   endHeight: number;
   /** hls.js chunk bytes fetched (0 when not loaded). */
   hlsJsBytes: number;
+  /**
+   * Height of the rendition the second segment (sequence 1) was first fetched from: the engine's
+   * first ABR step. Chromium's native HLS shows its first frame only once that fetch is done
+   * (docs/decisions/0055-stream-start-preloads.md), so on fast links it explains the spread. Null
+   * for the MP4.
+   */
+  secondSegmentHeight: number | null;
   /** Every request of the first 30 s, in the order they started (`waterfall` option). */
   waterfall?: WaterfallEntry[];
 }
@@ -146,8 +153,11 @@ export async function measurePlayback(
   let origin: number | null = null;
   const since = (timestamp: number) => Math.round((timestamp - (origin ?? timestamp)) * 1000);
   const requests = new Map<string, WaterfallEntry>();
+  let secondSegmentHeight: number | null = null;
   cdp.on("Network.requestWillBeSent", (e: { requestId: string; request: { url: string; initialPriority?: string }; timestamp: number; type?: string }) => {
     urls.set(e.requestId, e.request.url);
+    const second = /\/stream\/[0-9]+\/([0-9]+)p-[0-9a-f]{8}-00001\.m4s$/.exec(new URL(e.request.url).pathname);
+    if (second && secondSegmentHeight === null) secondSegmentHeight = Number(second[1]);
     origin ??= e.timestamp;
     if (options.waterfall && windowOpen && !requests.has(e.requestId))
       requests.set(e.requestId, {
@@ -275,6 +285,7 @@ export async function measurePlayback(
     maxHeight: watched.maxHeight,
     endHeight: watched.endHeight,
     hlsJsBytes,
+    secondSegmentHeight,
     waterfall: options.waterfall ? [...requests.values()].sort((a, b) => a.start - b.start) : undefined,
   };
 }

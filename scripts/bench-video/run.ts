@@ -179,7 +179,8 @@ async function main(): Promise<void> {
           delete figures.waterfall;
           console.log(
             `${profile.name.padEnd(8)} run ${run} ${engine.padEnd(11)} first frame ${fmtMs(figures.firstFrameMs)} (${figures.frameSource}; hydrated ${fmtMs(figures.hydratedMs)}, frame − hydration ${fmtMs(figures.firstFrameVsHydrationMs)}), ` +
-              `stalls ${figures.stalls} / ${fmtMs(figures.stallMs)}, media 30 s ${fmtKb(figures.mediaBytes30s)}, seek ${fmtMs(figures.seekResumeMs)}, height ${figures.maxHeight}/${figures.endHeight}, hls.js ${fmtKb(figures.hlsJsBytes)}`,
+              `stalls ${figures.stalls} / ${fmtMs(figures.stallMs)}, media 30 s ${fmtKb(figures.mediaBytes30s)}, seek ${fmtMs(figures.seekResumeMs)}, height ${figures.maxHeight}/${figures.endHeight}, ` +
+              `2nd segment ${figures.secondSegmentHeight === null ? "—" : `${figures.secondSegmentHeight}p`}, hls.js ${fmtKb(figures.hlsJsBytes)}`,
           );
         }
       }
