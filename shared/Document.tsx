@@ -31,7 +31,7 @@ export function Document({ assets, nonce, children }: { assets: DocumentAssets; 
           <script
             nonce={nonce}
             suppressHydrationWarning
-            dangerouslySetInnerHTML={{ __html: pageHeadScript({ scripts: assets.scripts, preloads: assets.preloads, streamChunks: assets.streamChunks }) }}
+            dangerouslySetInnerHTML={{ __html: pageHeadScript({ ...assets, streamChunks: assets.streamChunks }) }}
           />
         ) : null}
         {assets.styles.map((href) => (

@@ -92,11 +92,20 @@ const PLAYER_MODULE = "shared/player/VideoPlayer.tsx";
  * (preloaded), and on a page that plays a stream the hls.js and player chunks (preloaded by an
  * inline script only where the browser will play it with hls.js: shared/Document.tsx).
  */
-function assetsFor(matches: ReadonlyArray<{ route: { handle?: unknown } }>, status: number): DocumentAssets {
-  const modules = matches.map((m) => (m.route.handle as LazyHandle | undefined)?.module ?? "");
-  const extra = modules.flatMap((module) => clientAssets.lazy[module] ?? []);
+type RouteMatch = { route: { id: string; handle?: unknown } };
+
+/** The source module of a matched lazy route ("" for others). */
+const moduleOf = (match: RouteMatch) => (match.route.handle as LazyHandle | undefined)?.module ?? "";
+
+/** The matched route whose page plays a stream, when the page answers 200. */
+function streamPageMatch(matches: readonly RouteMatch[], status: number): RouteMatch | undefined {
+  return status === 200 ? matches.find((match) => STREAM_PAGES.has(moduleOf(match))) : undefined;
+}
+
+function assetsFor(matches: readonly RouteMatch[], status: number): DocumentAssets {
+  const extra = matches.flatMap((match) => clientAssets.lazy[moduleOf(match)] ?? []);
   const preloads = [...new Set([...clientAssets.preloads, ...extra])];
-  const streams = status === 200 && modules.some((module) => STREAM_PAGES.has(module));
+  const streams = streamPageMatch(matches, status) !== undefined;
   const streamChunks = [...(clientAssets.lazy[HLS_MODULE] ?? []), ...(clientAssets.lazy[PLAYER_MODULE] ?? [])].filter((file) => !preloads.includes(file));
   return {
     scripts: clientAssets.scripts,
@@ -110,14 +119,8 @@ function assetsFor(matches: ReadonlyArray<{ route: { handle?: unknown } }>, stat
  * The `Link` header of a page that plays a stream: the player's first two playlists, preloaded
  * from the response headers (shared/player/stream-start.ts). Null on other pages.
  */
-function streamStartLinks(
-  matches: ReadonlyArray<{ route: { id: string; handle?: unknown } }>,
-  loaderData: Record<string, unknown>,
-  status: number,
-  url: URL,
-): string | null {
-  if (status !== 200) return null;
-  const match = matches.find((m) => STREAM_PAGES.has((m.route.handle as LazyHandle | undefined)?.module ?? ""));
+function streamStartLinks(matches: readonly RouteMatch[], loaderData: Record<string, unknown>, status: number, url: URL): string | null {
+  const match = streamPageMatch(matches, status);
   const data = match ? (loaderData[match.route.id] as VideoData | undefined) : undefined;
   return data?.video ? streamStartLinkHeader(data.video, data.episode, url.searchParams.get("engine")) : null;
 }
@@ -144,7 +147,8 @@ export function withControlCharactersKept(request: Request): Request {
  */
 export async function renderWithHandler(pageHandler: PageHandler, c: AppContext, root: RootData): Promise<Response> {
   const request = withControlCharactersKept(c.req.raw);
-  const path = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  const path = url.pathname;
   let renderFailed = false;
   try {
     const context = await pageHandler.query(request, { requestContext: { root, db: c.env.DB, env: c.env } satisfies ServerLoaderContext });
@@ -186,7 +190,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
     headers.set("Cache-Control", root.user ? "private, no-store" : ANONYMOUS_HTML_CACHE);
     if (root.user) headers.set("Vary", "Cookie");
-    const links = streamStartLinks(context.matches, context.loaderData, context.statusCode, new URL(request.url));
+    const links = streamStartLinks(context.matches, context.loaderData, context.statusCode, url);
     if (links) headers.set("Link", links);
     const response = new Response(request.method === "HEAD" ? null : closedOnError(stream, path), { status: context.statusCode, headers });
     // A page whose render failed after the shell must not be kept by the edge cache.
