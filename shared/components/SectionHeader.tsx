@@ -15,7 +15,7 @@ export function SectionHeader({ id, title, moreHref, moreLabel = "查看更多" 
       </h2>
       {moreHref ? (
         <Link to={moreHref} className="section-more" aria-label={`${title}：${moreLabel}`}>
-          {moreLabel} ›
+          {`${moreLabel} ›`}
         </Link>
       ) : null}
     </div>

@@ -52,7 +52,7 @@ export function VideoCard({ item, layout = "grid", eager = false, headingLevel =
               {formatRating(video.rating)}
             </span>
             <span>{video.year}</span>
-            <span>{formatViews(item.views)}次播放</span>
+            <span>{`${formatViews(item.views)}次播放`}</span>
           </p>
           <p className="video-card-categories">
             {video.category.slice(0, 2).map((c) => (
@@ -65,7 +65,7 @@ export function VideoCard({ item, layout = "grid", eager = false, headingLevel =
           <p className="video-card-tags">
             {video.tags.slice(0, 3).map((t) => (
               <span key={t} className="tag">
-                #{t}
+                {`#${t}`}
               </span>
             ))}
           </p>

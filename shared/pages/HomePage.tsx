@@ -49,7 +49,7 @@ export function HomePage() {
               {name.slice(0, 1)}
             </span>
             <span className="category-tile-name">{categoryDisplayName(name)}</span>
-            <span className="category-tile-count">{count} 部作品</span>
+            <span className="category-tile-count">{`${count} 部作品`}</span>
           </Link>
         ))}
       </section>

@@ -74,7 +74,7 @@ export function ListingPage() {
       <PageMeta title={heading} description={descriptionOf(data, heading)} path={pathname + listingQuery(state, data.defaultSort, { page: state.page })} />
       <div className="page-header">
         <h1 className="page-title">{heading}</h1>
-        <p className="page-subtitle">共 {data.total} 部作品</p>
+        <p className="page-subtitle">{`共 ${data.total} 部作品`}</p>
       </div>
 
       <nav className="facets" aria-label="筛选">
@@ -107,7 +107,7 @@ export function ListingPage() {
             <option value="">全部年份</option>
             {data.facets.years.map((y) => (
               <option key={y} value={y}>
-                {y}年
+                {`${y}年`}
               </option>
             ))}
           </select>

@@ -170,7 +170,7 @@ export function VideoPage() {
               <span>{video.year}</span>
               <span>{media.duration}</span>
               <span className="rating">★ {formatRating(video.rating)}</span>
-              <span>{formatViews(data.views)}次播放</span>
+              <span>{`${formatViews(data.views)}次播放`}</span>
               <span className="badge badge-free">免费观看</span>
             </p>
             <VideoActions video={video} />

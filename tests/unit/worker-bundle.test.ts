@@ -24,4 +24,13 @@ describe("the deployed worker's size", () => {
     expect(size.bytes).toBeGreaterThan(500 * 1024);
     expect(size.gzipBytes).toBeLessThan(FREE_PLAN_GZIP_LIMIT_BYTES);
   });
+
+  it("gives React's streaming renderer the short-string TextEncoder (wrangler.toml's util alias)", () => {
+    // Runs after the bundle above. Without the alias the renderer would take Node's util, one
+    // call into the runtime per piece of HTML (docs/decisions/0056).
+    const code = fs.readFileSync(path.join(outdir, "index.js"), "utf8");
+    expect(code).toContain("// worker/react-util.ts");
+    expect(code).toContain("ShortStringTextEncoder");
+    expect(code).not.toContain("node-built-in-modules:util");
+  });
 });

@@ -406,3 +406,57 @@ describe("render errors", () => {
     await new Promise((r) => setTimeout(r, 50));
   });
 });
+
+describe("streamed delivery", () => {
+  /** The body's chunks as the worker hands them out, decoded, with `onChunk` called after each. */
+  async function chunksOf(res: Response, onChunk: (received: string) => void = () => {}): Promise<string[]> {
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const chunks: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return chunks;
+      chunks.push(decoder.decode(value, { stream: true }));
+      onChunk(chunks.join(""));
+    }
+  }
+
+  it("sends the shell while a Suspense boundary is still waiting, then the boundary's content", async () => {
+    let release!: (text: string) => void;
+    const late = new Promise<string>((resolve) => (release = resolve));
+    const pages = renderApp([
+      {
+        path: "/",
+        element: h("main", null, h("h1", null, "外壳已发送"), h(Suspense, { fallback: h("p", null, "加载中…") }, h(LateBoom, { promise: late }))),
+      },
+    ]);
+    const ctx = createExecutionContext();
+    const res = await pages.fetch(new Request(`${BASE}/`), env, ctx);
+    let shellSeenWithoutContent = false;
+    const chunks = await chunksOf(res, (received) => {
+      if (received.includes("外壳已发送") && !received.includes("晚到的内容")) {
+        shellSeenWithoutContent = true;
+        release("晚到的内容");
+      }
+    });
+    await waitOnExecutionContext(ctx);
+    const html = chunks.join("");
+    expect(shellSeenWithoutContent).toBe(true);
+    expect(html).toContain("晚到的内容");
+    expect(html.trimEnd().endsWith("</html>")).toBe(true);
+  });
+
+  it("a page of over 50 KB goes out in a few chunks, not one per 4 KB piece React writes", async () => {
+    const rows = Array.from({ length: 900 }, (_, i) => h("p", { key: i, className: "row" }, `第 ${i} 行：精彩影视，免费畅享`));
+    const pages = renderApp([{ path: "/", element: h("main", null, rows) }]);
+    const ctx = createExecutionContext();
+    const res = await pages.fetch(new Request(`${BASE}/`), env, ctx);
+    const chunks = await chunksOf(res);
+    await waitOnExecutionContext(ctx);
+    const html = chunks.join("");
+    expect(new TextEncoder().encode(html).length).toBeGreaterThan(50 * 1024);
+    expect(html).toContain("第 899 行：精彩影视，免费畅享");
+    expect(html.trimEnd().endsWith("</html>")).toBe(true);
+    expect(chunks.length).toBeLessThanOrEqual(3);
+  });
+});
