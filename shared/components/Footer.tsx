@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { PageLink } from "./PageLink";
 import { MAIN_CATEGORIES } from "../catalogue/categories";
 import { useRootData } from "../root-data";
 import { COPYRIGHT_YEAR } from "../site-config";
@@ -35,11 +35,11 @@ export function Footer() {
           </h2>
           <ul>
             <li>
-              <Link to="/">首页</Link>
+              <PageLink to="/">首页</PageLink>
             </li>
             {MAIN_CATEGORIES.map((name) => (
               <li key={name}>
-                <Link to={`/category/${name}`}>{name}</Link>
+                <PageLink to={`/category/${name}`}>{name}</PageLink>
               </li>
             ))}
           </ul>
@@ -51,7 +51,7 @@ export function Footer() {
           <ul>
             {SUPPORT_LINKS.map((l) => (
               <li key={l.to}>
-                <Link to={l.to}>{l.label}</Link>
+                <PageLink to={l.to}>{l.label}</PageLink>
               </li>
             ))}
           </ul>
@@ -63,7 +63,7 @@ export function Footer() {
           <ul>
             {LEGAL_LINKS.map((l) => (
               <li key={l.to}>
-                <Link to={l.to}>{l.label}</Link>
+                <PageLink to={l.to}>{l.label}</PageLink>
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
+import { PageLink } from "./PageLink";
 import { useId, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { NavLink, useLocation } from "react-router";
 import { MAIN_CATEGORIES } from "../catalogue/categories";
 import { useRootData } from "../root-data";
 import { Logo } from "./Logo";
@@ -27,9 +28,9 @@ export function Header() {
   return (
     <header className="site-header">
       <div className="header-inner">
-        <Link to="/" className="header-logo" aria-label={`${config.siteName}首页`}>
+        <PageLink to="/" className="header-logo" aria-label={`${config.siteName}首页`}>
           <Logo name={config.siteName} />
-        </Link>
+        </PageLink>
         <button
           type="button"
           className="menu-toggle"
@@ -57,15 +58,15 @@ export function Header() {
           <div className="header-account">
             {user ? (
               <>
-                <Link to="/profile" className="button button-ghost">
+                <PageLink to="/profile" className="button button-ghost">
                   个人中心
-                </Link>
+                </PageLink>
                 <SignOutButton className="button button-ghost" />
               </>
             ) : (
-              <Link to="/auth" className="button button-primary">
+              <PageLink to="/auth" className="button button-primary">
                 登录/注册
-              </Link>
+              </PageLink>
             )}
           </div>
         </div>

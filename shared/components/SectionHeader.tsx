@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { PageLink } from "./PageLink";
 
 interface SectionHeaderProps {
   id: string;
@@ -14,9 +14,9 @@ export function SectionHeader({ id, title, moreHref, moreLabel = "查看更多" 
         {title}
       </h2>
       {moreHref ? (
-        <Link to={moreHref} className="section-more" aria-label={`${title}：${moreLabel}`}>
+        <PageLink to={moreHref} className="section-more" aria-label={`${title}：${moreLabel}`}>
           {`${moreLabel} ›`}
-        </Link>
+        </PageLink>
       ) : null}
     </div>
   );

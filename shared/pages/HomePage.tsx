@@ -1,4 +1,5 @@
-import { Link, useLoaderData } from "react-router";
+import { PageLink } from "../components/PageLink";
+import { useLoaderData } from "react-router";
 import { categoryDisplayName } from "../catalogue/categories";
 import { ContinueWatching } from "../components/ContinueWatching";
 import { PageMeta } from "../components/PageMeta";
@@ -30,27 +31,27 @@ export function HomePage() {
         </h1>
         <p className="hero-text">海量电影、电视剧、综艺与纪录片，高清画质，随点随看。</p>
         <div className="hero-actions">
-          <Link to="/category/电影" className="button button-primary button-large">
+          <PageLink to="/category/电影" className="button button-primary button-large">
             浏览电影
-          </Link>
-          <Link to="/category/电视剧" className="button button-secondary button-large">
+          </PageLink>
+          <PageLink to="/category/电视剧" className="button button-secondary button-large">
             热门剧集
-          </Link>
-          <Link to="/ranking" className="button button-secondary button-large">
+          </PageLink>
+          <PageLink to="/ranking" className="button button-secondary button-large">
             排行榜
-          </Link>
+          </PageLink>
         </div>
       </section>
 
       <section className="category-tiles" aria-label="分类">
         {data.counts.map(({ name, count }) => (
-          <Link key={name} to={`/category/${name}`} className="category-tile">
+          <PageLink key={name} to={`/category/${name}`} className="category-tile">
             <span className="category-tile-icon" aria-hidden="true">
               {name.slice(0, 1)}
             </span>
             <span className="category-tile-name">{categoryDisplayName(name)}</span>
             <span className="category-tile-count">{`${count} 部作品`}</span>
-          </Link>
+          </PageLink>
         ))}
       </section>
 
