@@ -21,7 +21,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { register } from "tsx/esm/api";
-import { busyMs, connectDevtools } from "./devtools.mjs";
+import { busyMs, connectDevtools, UNCOMPRESSED } from "./devtools.mjs";
 import { startLocalSite } from "./local-site.mjs";
 import { scriptsBeforeHydration } from "./page-scripts.mjs";
 import { importLocalCatalogue, prepareLocal } from "./prepare-local.mjs";
@@ -51,11 +51,11 @@ async function jsBeforeInteraction(base, route) {
 /** @param {NonNullable<Awaited<ReturnType<typeof connectDevtools>>>} devtools @param {string} base @param {string} route */
 async function cpuPerRender(devtools, base, route) {
   const url = (/** @type {number} */ i) => `${base}${encodeURI(route)}${route.includes("?") ? "&" : "?"}cpu=${i}-${Math.random()}`;
-  for (let i = 0; i < 5; i++) await (await fetch(url(i))).arrayBuffer(); // warm the isolate
+  for (let i = 0; i < 5; i++) await (await fetch(url(i), UNCOMPRESSED)).arrayBuffer(); // warm the isolate
   await devtools.call("Profiler.enable");
   await devtools.call("Profiler.setSamplingInterval", { interval: 100 });
   await devtools.call("Profiler.start");
-  for (let i = 0; i < RENDERS; i++) await (await fetch(url(i))).arrayBuffer();
+  for (let i = 0; i < RENDERS; i++) await (await fetch(url(i), UNCOMPRESSED)).arrayBuffer();
   const stopped = /** @type {{ profile?: Parameters<typeof busyMs>[0] } | null} */ (await devtools.call("Profiler.stop", {}, 30_000));
   await devtools.call("Profiler.disable");
   return stopped?.profile ? Number((busyMs(stopped.profile) / RENDERS).toFixed(2)) : null;

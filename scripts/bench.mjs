@@ -19,7 +19,7 @@ import zlib from "node:zlib";
 import autocannon from "autocannon";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { busyMs, connectDevtools } from "./devtools.mjs";
+import { busyMs, connectDevtools, UNCOMPRESSED } from "./devtools.mjs";
 import { startLocalSite } from "./local-site.mjs";
 import { scriptsBeforeHydration } from "./page-scripts.mjs";
 import { cpuMs as processCpuMs, findWorkerd } from "./workerd-processes.mjs";
@@ -205,7 +205,7 @@ async function cpuPerRequest(devtools, runtimePid, base, route, n = quick ? 30 :
   /** @param {number} i */
   const url = (i) => `${base}${encodeURI(route)}${route.includes("?") ? "&" : "?"}cpu=${i}-${Math.random()}`;
   const cpuBefore = runtimePid ? processCpuMs(runtimePid) : null;
-  for (let i = 0; i < n; i++) await (await fetch(url(i))).arrayBuffer();
+  for (let i = 0; i < n; i++) await (await fetch(url(i), UNCOMPRESSED)).arrayBuffer();
   const cpuAfter = runtimePid ? processCpuMs(runtimePid) : null;
   const runtimeProcessMs = cpuBefore !== null && cpuAfter !== null ? Number(((cpuAfter - cpuBefore) / n).toFixed(2)) : null;
   let isolateMs = null;
@@ -213,7 +213,7 @@ async function cpuPerRequest(devtools, runtimePid, base, route, n = quick ? 30 :
     await devtools.call("Profiler.enable");
     await devtools.call("Profiler.setSamplingInterval", { interval: 100 });
     await devtools.call("Profiler.start");
-    for (let i = 0; i < n; i++) await (await fetch(url(i))).arrayBuffer();
+    for (let i = 0; i < n; i++) await (await fetch(url(i), UNCOMPRESSED)).arrayBuffer();
     const stopped = /** @type {{ profile?: Parameters<typeof busyMs>[0] } | null} */ (await devtools.call("Profiler.stop", {}, 30_000));
     await devtools.call("Profiler.disable");
     if (stopped?.profile) isolateMs = Number((busyMs(stopped.profile) / n).toFixed(2));

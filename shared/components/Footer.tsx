@@ -1,7 +1,7 @@
-import { PageLink } from "./PageLink";
 import { MAIN_CATEGORIES } from "../catalogue/categories";
 import { useRootData } from "../root-data";
 import { COPYRIGHT_YEAR } from "../site-config";
+import { PageLink } from "./PageLink";
 
 const SUPPORT_LINKS = [
   { to: "/info/help", label: "帮助中心" },

@@ -1,9 +1,9 @@
-import { PageLink } from "./PageLink";
 import { useId, useState } from "react";
 import { NavLink, useLocation } from "react-router";
 import { MAIN_CATEGORIES } from "../catalogue/categories";
 import { useRootData } from "../root-data";
 import { Logo } from "./Logo";
+import { PageLink } from "./PageLink";
 import { SearchBox } from "./SearchBox";
 import { SignOutButton } from "./SignOutButton";
 

@@ -1,8 +1,8 @@
-import { PageLink } from "../components/PageLink";
 import { useLoaderData } from "react-router";
 import { categoryDisplayName } from "../catalogue/categories";
 import { ContinueWatching } from "../components/ContinueWatching";
 import { PageMeta } from "../components/PageMeta";
+import { PageLink } from "../components/PageLink";
 import { SectionHeader } from "../components/SectionHeader";
 import { VideoGrid } from "../components/VideoGrid";
 import type { HomeData } from "../loaders";

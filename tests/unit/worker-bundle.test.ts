@@ -33,4 +33,12 @@ describe("the deployed worker's size", () => {
     expect(code).toContain("ShortStringTextEncoder");
     expect(code).not.toContain("node-built-in-modules:util");
   });
+
+  it("leaves hls.js out: the browser-only module stands in for it (wrangler.toml's hls.js/light alias)", () => {
+    // Runs after the bundle above. esbuild follows the player's dynamic import of hls.js into the
+    // worker, ~180 KiB gzip the server never runs (docs/decisions/0057).
+    const code = fs.readFileSync(path.join(outdir, "index.js"), "utf8");
+    expect(code).toContain("// worker/browser-only-module.ts");
+    expect(code).not.toMatch(/^\/\/ node_modules\/hls\.js\//m);
+  });
 });
