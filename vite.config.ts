@@ -9,6 +9,8 @@ import { checkCatalogueFile, checkReport, CATALOGUE_FILE } from "./scripts/catal
 
 const root = import.meta.dirname;
 const CLIENT_ENTRY = "client/entry.tsx";
+/** The early start of hls.js on a player page, before the page's own modules (docs/decisions/0058-early-hls-start.md). */
+const HLS_START_ENTRY = "shared/player/hls-start-boot.ts";
 
 /**
  * The worker learns the hashed names of the client bundle from this module:
@@ -24,7 +26,7 @@ function clientAssets(): Plugin {
     },
     load(resolved) {
       if (resolved !== "\0" + id) return undefined;
-      const dev = { scripts: ["/@vite/client", "/" + CLIENT_ENTRY], styles: [], preloads: [], lazy: {} };
+      const dev = { scripts: ["/@vite/client", "/" + CLIENT_ENTRY], styles: [], preloads: [], lazy: {}, hlsStart: ["/" + HLS_START_ENTRY] };
       return `export default ${JSON.stringify(dev)};`;
     },
     writeBundle(options) {
@@ -60,11 +62,25 @@ function clientAssets(): Plugin {
         walk(key);
         lazy[key] = [...files];
       }
+      // The early hls.js start: its chunk first, then the chunks it imports (hls.js itself is lazy[hls.js]).
+      const hlsStartEntry = manifest[HLS_START_ENTRY];
+      if (!hlsStartEntry) throw new Error(`${HLS_START_ENTRY} missing from the Vite manifest`);
+      const hlsStart = ["/" + hlsStartEntry.file];
+      const walkStart = (key: string) => {
+        for (const imp of manifest[key]?.imports ?? []) {
+          const file = "/" + manifest[imp].file;
+          if (hlsStart.includes(file)) continue;
+          hlsStart.push(file);
+          walkStart(imp);
+        }
+      };
+      walkStart(HLS_START_ENTRY);
       const assets = {
         scripts: ["/" + entry.file],
         styles: (entry.css ?? []).map((file) => "/" + file),
         preloads: [...preloads],
         lazy,
+        hlsStart,
       };
       fs.writeFileSync(path.join(root, "dist/client-assets.js"), `export default ${JSON.stringify(assets, null, 2)};\n`);
     },
@@ -115,7 +131,7 @@ export default defineConfig(({ command }) => ({
     target: "es2022",
     modulePreload: { polyfill: false },
     rollupOptions: {
-      input: path.join(root, CLIENT_ENTRY),
+      input: [path.join(root, CLIENT_ENTRY), path.join(root, HLS_START_ENTRY)],
       // React Router marks its modules "use client" (for RSC); in a plain client bundle that is noise.
       onwarn(warning, warn) {
         if (warning.code === "MODULE_LEVEL_DIRECTIVE") return;

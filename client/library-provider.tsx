@@ -12,10 +12,8 @@ import {
   type PlayerPrefs,
 } from "../shared/library";
 import { afterIslandsHydrate } from "../shared/island-hydration";
+import { LIBRARY_KEY, PREFS_KEY } from "../shared/stored-prefs";
 
-/** localStorage keys. */
-export const LIBRARY_KEY = "yingshi:library";
-export const PREFS_KEY = "yingshi:prefs";
 /** Fired on `window` when this tab writes the library, so every provider of the tab re-reads it. */
 export const LOCAL_CHANGE = "yingshi:library-change";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { pageHeadScript } from "./player/engine-choice";
+import { pageHeadScript, type PageScripts } from "./player/engine-choice";
 
 /** Hashed client files the page needs (from the Vite manifest). */
 export interface DocumentAssets {
@@ -10,13 +10,23 @@ export interface DocumentAssets {
    * On pages that play a stream: the hls.js chunk and the player island's chunks. There an inline
    * script decides when the page's modules load (engine-choice.ts, pageHeadScript and
    * pageBootScript): after the video's first frame where the browser plays the stream itself,
-   * at once elsewhere (with these chunks where hls.js plays it).
+   * after the early hls.js start has a head start where hls.js plays it (then with these chunks),
+   * at once elsewhere.
    */
   streamChunks?: string[];
+  /** With streamChunks: the early hls.js start and hls.js (engine-choice.ts, PageScripts). */
+  hlsStart?: string[];
+}
+
+/** The scripts of a page with a player, which its inline head and boot scripts start (null on other pages). */
+export function playerPageScripts(assets: DocumentAssets): PageScripts | null {
+  const { streamChunks, hlsStart } = assets;
+  return streamChunks && hlsStart ? { ...assets, streamChunks, hlsStart } : null;
 }
 
 /** The whole HTML document; the browser hydrates it as it is (hydrateRoot(document, …)). */
 export function Document({ assets, nonce, children }: { assets: DocumentAssets; nonce?: string; children: ReactNode }) {
+  const playerScripts = playerPageScripts(assets);
   return (
     <html lang="zh-CN">
       <head>
@@ -27,17 +37,11 @@ export function Document({ assets, nonce, children }: { assets: DocumentAssets; 
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* Before the stylesheet: an inline script after it would wait for it. The browser hides
             the nonce from the DOM after parsing: hydration does not compare it. */}
-        {assets.streamChunks ? (
-          <script
-            nonce={nonce}
-            suppressHydrationWarning
-            dangerouslySetInnerHTML={{ __html: pageHeadScript({ ...assets, streamChunks: assets.streamChunks }) }}
-          />
-        ) : null}
+        {playerScripts ? <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: pageHeadScript(playerScripts) }} /> : null}
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
-        {assets.streamChunks ? null : assets.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
+        {playerScripts ? null : assets.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
       </head>
       <body>{children}</body>
     </html>

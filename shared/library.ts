@@ -1,5 +1,6 @@
 import { createContext, useContext } from "react";
 import { isTitleId } from "./catalogue/categories";
+import { parseQuality, type QualityChoice } from "./stored-prefs";
 
 /**
  * The visitor's library (favourites and watch history with resume positions)
@@ -40,8 +41,7 @@ export function entryEpisode(entry: HistoryEntry): number {
 
 const sameItem = (entry: HistoryEntry, id: string, episode: number) => entry.id === id && entryEpisode(entry) === episode;
 
-/** 清晰度 choice: automatic (adaptive) or a rendition height such as 720. */
-export type QualityChoice = "auto" | number;
+export { parseQuality, type QualityChoice } from "./stored-prefs";
 
 export interface PlayerPrefs {
   /** 0..1 */
@@ -56,11 +56,6 @@ export interface PlayerPrefs {
 }
 
 export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false });
-
-/** A stored 清晰度: "auto" or a plausible rendition height (144–4320). */
-export function parseQuality(raw: unknown): QualityChoice {
-  return typeof raw === "number" && Number.isInteger(raw) && raw >= 144 && raw <= 4320 ? raw : "auto";
-}
 
 export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] });
 

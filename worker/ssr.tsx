@@ -1,7 +1,7 @@
 import { renderToReadableStream } from "react-dom/server.node";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
 import clientAssets from "virtual:client-assets";
-import { Document, type DocumentAssets } from "../shared/Document";
+import { Document, playerPageScripts, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
 import { pageBootScript } from "../shared/player/engine-choice";
 import { streamStartLinkHeader } from "../shared/player/stream-start";
@@ -92,13 +92,14 @@ function closedOnError(stream: ReadableStream<Uint8Array>, path: string): Readab
 const STREAM_PAGES = new Set(["shared/pages/VideoPage.tsx"]);
 /** The hls.js build the player imports (shared/player/engine-choice.ts, loadHls). */
 const HLS_MODULE = "node_modules/hls.js/dist/hls.light.mjs";
-/** The player island (shared/player/PlayerIsland.tsx): hls.js starts once it has hydrated. */
+/** The player island (shared/player/PlayerIsland.tsx): it takes over the early hls.js playback when it hydrates. */
 const PLAYER_MODULE = "shared/player/VideoPlayer.tsx";
 
 /**
  * The client files of this page: the entry, plus the chunks of the lazy routes it matched
- * (preloaded), and on a page that plays a stream the hls.js and player chunks (preloaded by an
- * inline script only where the browser will play it with hls.js: shared/Document.tsx).
+ * (preloaded), and on a page that plays a stream the hls.js and player chunks and the early
+ * hls.js start, which its inline scripts fetch only where the browser will play it with hls.js
+ * (shared/Document.tsx, shared/player/engine-choice.ts).
  */
 type RouteMatch = { route: { id: string; handle?: unknown } };
 
@@ -110,6 +111,13 @@ function streamPageMatch(matches: readonly RouteMatch[], status: number): RouteM
   return status === 200 ? matches.find((match) => STREAM_PAGES.has(moduleOf(match))) : undefined;
 }
 
+let earlyHlsFiles: string[] | null = null;
+/** The early hls.js start's files and the hls.js chunk, computed once per isolate (the manifest does not change). */
+function earlyHlsStart(): string[] {
+  earlyHlsFiles ??= [...new Set([...clientAssets.hlsStart, ...(clientAssets.lazy[HLS_MODULE] ?? [])])];
+  return earlyHlsFiles;
+}
+
 function assetsFor(matches: readonly RouteMatch[], status: number): DocumentAssets {
   const extra = matches.flatMap((match) => clientAssets.lazy[moduleOf(match)] ?? []);
   const preloads = [...new Set([...clientAssets.preloads, ...extra])];
@@ -119,7 +127,7 @@ function assetsFor(matches: readonly RouteMatch[], status: number): DocumentAsse
     scripts: clientAssets.scripts,
     styles: clientAssets.styles,
     preloads,
-    ...(streams && streamChunks.length > 0 ? { streamChunks } : {}),
+    ...(streams && streamChunks.length > 0 ? { streamChunks, hlsStart: earlyHlsStart() } : {}),
   };
 }
 
@@ -170,6 +178,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     };
     const nonce = c.get("secureHeadersNonce");
     const assets = assetsFor(context.matches, context.statusCode);
+    const playerScripts = playerPageScripts(assets);
     const stream = await renderToReadableStream(
       <Document assets={assets} nonce={nonce}>
         <StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />
@@ -180,8 +189,8 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
         // hydration data (engine-choice.ts, pageBootScript), elsewhere by React's bootstrap module.
         bootstrapScriptContent:
           `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` +
-          (assets.streamChunks ? pageBootScript(assets) : ""),
-        ...(assets.streamChunks ? {} : { bootstrapModules: clientAssets.scripts }),
+          (playerScripts ? pageBootScript(playerScripts) : ""),
+        ...(playerScripts ? {} : { bootstrapModules: clientAssets.scripts }),
         // A completed Suspense boundary (the player island) is written in place, never moved out of
         // the shell: React otherwise outlines every boundary once the shell passes this size (12.8 KB
         // by default), and the <video> then reaches the document only through an inline script that

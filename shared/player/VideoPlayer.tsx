@@ -153,6 +153,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
       <video
         ref={videoRef}
         className="player-video"
+        data-stream={source === "mp4" ? undefined : master}
         poster={poster}
         preload="auto"
         autoPlay
@@ -170,7 +171,6 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         onPlaying={() => {
           resetFailures();
           setFailed(false);
-          stream.playing();
         }}
         onEnded={() => {
           memory.dismissResume();

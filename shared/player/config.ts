@@ -32,12 +32,19 @@ export const playerConfig = {
     /** Played media kept behind the playhead (quick back-seeks, bounded memory on phones). */
     backBufferSeconds: 30,
     /**
-     * Share of the estimated bandwidth a start level may use: the first segment shares the link
-     * with the page's own JavaScript, and the browser's estimate (navigator.connection) is coarse
-     * and often stale, so the start is small and hls.js ramps up from measured segments.
+     * hls.js's bandwidth estimate before it has measured a segment, when the browser gives none
+     * (bits/s; navigator.connection otherwise). 自动 starts on the lowest rung either way
+     * (hls-playback.ts); this decides the first step up.
      */
-    startBandwidthShare: 0.25,
-    /** Bandwidth assumed before anything is measured when the browser gives no estimate (bits/s): the lowest level. */
     defaultEstimateBps: 400_000,
+    /**
+     * Where hls.js plays, it starts before the page's own JavaScript (hls-start-boot.ts), and the
+     * page's modules follow once the video plays with this many seconds buffered ahead (or two
+     * segments are in while autoplay is refused): ~200 KB of modules after a single 2 s segment
+     * would hold up the next segments on a slow link (scripts go before media).
+     */
+    earlyStartBufferSeconds: 4,
+    /** Segments in before the page's modules follow when the video does not start by itself. */
+    earlyStartSegments: 2,
   },
 } as const;

@@ -83,10 +83,25 @@ export interface PageScripts {
   preloads: readonly string[];
   /** The hls.js chunk and the player island's chunks. */
   streamChunks: readonly string[];
+  /** The early start of hls.js (hls-start-boot.ts) first, then its imports and the hls.js chunk. */
+  hlsStart: readonly string[];
 }
 
 /** The window flag the head script sets when this page's JavaScript waits for the video's first frame. */
 export const VIDEO_FIRST_FLAG = "__videoFirst";
+
+/** The window flag the head script sets when hls.js starts before the page's JavaScript (hls-start-boot.ts). */
+export const HLS_FIRST_FLAG = "__hlsFirst";
+
+/**
+ * Fired on `document` by the early hls.js start once the page's modules may follow: the video
+ * plays with a head start buffered, or it did not start by itself, or the early start gave up
+ * (or never began: a remembered 清晰度, no hls.js support).
+ */
+export const EARLY_HLS_EVENT = "yingshi:early-hls";
+
+/** Longest wait (ms, from the end of the HTML) for the early hls.js start before the page's JavaScript is fetched anyway. */
+export const HLS_SCRIPTS_WAIT_MAX_MS = 10_000;
 
 /**
  * Longest wait (ms, from the end of the HTML) for the first frame before the page's JavaScript
@@ -101,40 +116,55 @@ export const SCRIPTS_WAIT_MAX_MS = 3000;
  * - "native" (the browser plays the <video>'s HLS source itself, from the server's HTML): the
  *   page's JavaScript is not on the way to the first frame, and on a slow link its ~140 KB would
  *   go before the video's first segments (scripts have a higher priority than media), so it
- *   only sets the flag for pageBootScript, which fetches it after the first frame;
- * - otherwise it preloads the page's modules now — with hls.js and the player island's chunks
- *   where hls.js plays (both are then on the way to the first frame).
- * docs/decisions/0054-video-first-scripts.md.
+ *   only sets the flag for pageBootScript, which fetches it after the first frame
+ *   (docs/decisions/0054-video-first-scripts.md);
+ * - "hlsjs": only the early start of hls.js and hls.js itself are on the way to the first frame:
+ *   it preloads those and sets the flag for pageBootScript, which starts them and fetches the
+ *   page's modules once the video has a head start (docs/decisions/0058-early-hls-start.md);
+ * - "progressive": it preloads the page's modules now.
  */
 export function pageHeadScript(page: PageScripts): string {
   return (
     `(function(){${ENGINE_SOURCE}${PRELOAD_SOURCE}` +
     `if(k==="native"){w.${VIDEO_FIRST_FLAG}=true;return}` +
-    `p(${serializeForScript([...page.scripts, ...page.preloads])});if(k==="hlsjs")p(${serializeForScript(page.streamChunks)})})()`
+    `if(k==="hlsjs"){w.${HLS_FIRST_FLAG}=true;return p(${serializeForScript(page.hlsStart)})}` +
+    `p(${serializeForScript([...page.scripts, ...page.preloads])})})()`
   );
 }
 
 /**
  * The inline script that starts the page's JavaScript on a page with a player, placed after the
- * hydration data (the server's bootstrap script). Where the head script chose "native" it waits
- * for the video's first frame on screen (`playing`, then its first requestVideoFrameCallback),
- * an error of the video or its <source>, the visitor's first touch, click or key, or
- * SCRIPTS_WAIT_MAX_MS — whichever comes first — then preloads the page's modules and adds the
- * entry; elsewhere it adds the entry at once.
+ * hydration data (the server's bootstrap script), so after the <video>:
+ * - where the head script chose "native", it waits for the video's first frame on screen
+ *   (`playing`, then its first requestVideoFrameCallback), an error of the video or its <source>,
+ *   the visitor's first touch, click or key, or SCRIPTS_WAIT_MAX_MS — whichever comes first —
+ *   then preloads the page's modules and adds the entry;
+ * - where it chose "hlsjs", it adds the early start of hls.js at once and the page's modules (with
+ *   the hls.js and player chunks) on EARLY_HLS_EVENT, an error of the video, the visitor's first
+ *   touch, click or key, or HLS_SCRIPTS_WAIT_MAX_MS (a <source> error does not count there: the
+ *   server's HLS <source> is one the browser cannot play, which is why hls.js plays);
+ * - elsewhere it adds the entry at once.
+ * The hls.js path's files (hls.js, the player island, the early start) are read from
+ * `window.__ASSETS__` (the DocumentAssets the same inline script sets just before), not written
+ * out here: what the script names is what every browser fetches before it hydrates
+ * (scripts/page-scripts.mjs counts it against the route's JavaScript budget).
  */
 export function pageBootScript(page: Pick<PageScripts, "scripts" | "preloads">): string {
-  const events = ["playing", "error", "pointerdown", "touchstart", "keydown"];
+  const videoEvents = ["playing", "error", "pointerdown", "touchstart", "keydown"];
+  const hlsEvents = [EARLY_HLS_EVENT, "error", "pointerdown", "touchstart", "keydown"];
   return (
-    `(function(){var d=document,w=window,s=0;${PRELOAD_SOURCE}` +
+    `(function(){var d=document,w=window,s=0,h=w.${HLS_FIRST_FLAG};${PRELOAD_SOURCE}` +
     `function go(){if(s)return;s=1;if(w.${VIDEO_FIRST_FLAG})p(${serializeForScript(page.preloads)});` +
-    `${serializeForScript(page.scripts)}.forEach(function(h){var x=d.createElement("script");x.type="module";x.src=h;d.head.appendChild(x)})}` +
-    `if(!w.${VIDEO_FIRST_FLAG})return go();` +
+    `if(h)p(${serializeForScript(page.preloads)}.concat(w.__ASSETS__.streamChunks));` +
+    `${serializeForScript(page.scripts)}.forEach(function(u){var x=d.createElement("script");x.type="module";x.src=u;d.head.appendChild(x)})}` +
+    `if(!w.${VIDEO_FIRST_FLAG}&&!h)return go();` +
     // An error counts only from the video or its <source> (a related title's broken cover is not the video's).
     // On `playing`, once the first frame is on screen: Chromium shows it only after a main-thread
     // frame, which the page's modules (evaluation, hydration) would hold up by up to ~0.6 s.
     `function on(x){var g=x.target&&x.target.tagName;if(x.type==="playing"&&x.target.requestVideoFrameCallback)x.target.requestVideoFrameCallback(go);` +
-    `else if(x.type!=="error"||g==="VIDEO"||g==="SOURCE")go()}` +
-    `${serializeForScript(events)}.forEach(function(t){d.addEventListener(t,on,{capture:true,passive:true})});` +
+    `else if(x.type!=="error"||g==="VIDEO"||(g==="SOURCE"&&!h))go()}` +
+    `(h?${serializeForScript(hlsEvents)}:${serializeForScript(videoEvents)}).forEach(function(t){d.addEventListener(t,on,{capture:true,passive:true})});` +
+    `if(h){var x=d.createElement("script");x.type="module";x.src=w.__ASSETS__.hlsStart[0];d.head.appendChild(x);return setTimeout(go,${HLS_SCRIPTS_WAIT_MAX_MS})}` +
     `var v=d.querySelector("video");if(v&&(v.error||(!v.paused&&v.readyState>=3)))return go();` +
     `setTimeout(go,${SCRIPTS_WAIT_MAX_MS})})()`
   );

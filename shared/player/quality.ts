@@ -51,18 +51,6 @@ export function levelForChoice(levels: readonly Level[], choice: QualityChoice):
   return best ?? levels[0];
 }
 
-/**
- * The level to start with: the highest whose peak bitrate fits `share` of the estimated bandwidth,
- * else the lowest. `levels` sorted lowest first; returns an index into it.
- */
-export function startLevelIndex(levels: readonly Pick<Level, "bandwidth">[], estimateBps: number, share: number): number {
-  let index = 0;
-  levels.forEach((level, i) => {
-    if (level.bandwidth <= estimateBps * share) index = i;
-  });
-  return index;
-}
-
 /** The rendition nearest to a decoded picture height (what native playback reports as videoHeight). */
 export function nearestHeight(levels: readonly Level[], videoHeight: number): number | null {
   if (!(videoHeight > 0) || levels.length === 0) return videoHeight > 0 ? videoHeight : null;

@@ -1,39 +1,16 @@
-import type HlsType from "hls.js";
-import type { ErrorData, HlsConfig, Level as HlsLevel, LevelSwitchedData } from "hls.js";
 import type { QualityChoice } from "../library";
-import { playerConfig } from "./config";
 import { loadHls, type EngineKind } from "./engine-choice";
-import { levelForChoice, nearestHeight, startLevelIndex, type Level } from "./quality";
+import { sortedLevels, startHls, takeEarlyHls, type EngineEvents, type HlsPlayback } from "./hls-playback";
+import { levelForChoice, nearestHeight, type Level } from "./quality";
+
+export type { EngineEvents } from "./hls-playback";
 
 /** The engines that bind a title's stream to the <video> element (engine-choice.ts decides which one). */
-
-export interface EngineEvents {
-  /** The renditions (lowest first) once the master playlist is read. */
-  onLevels: (levels: Level[]) => void;
-  /** The height now playing (null while unknown). */
-  onHeight: (height: number | null) => void;
-  /** The stream failed for good: the player falls back to the progressive file. */
-  onFatal: (reason: string) => void;
-  /** The element is bound to the stream: play() now plays it (hls.js attaches asynchronously). */
-  onAttached: () => void;
-}
 
 export interface StreamEngine {
   readonly kind: EngineKind;
   setQuality: (choice: QualityChoice) => void;
-  /** Called once playback has started: lengthen the forward buffer. */
-  playing: () => void;
   destroy: () => void;
-}
-
-/** The browser's own estimate of the link (Chromium: navigator.connection.downlink, Mbit/s), in bits/s. */
-function bandwidthEstimate(): number | null {
-  const downlink = (navigator as Navigator & { connection?: { downlink?: number } }).connection?.downlink;
-  return typeof downlink === "number" && downlink > 0 ? downlink * 1_000_000 : null;
-}
-
-function sortedLevels(levels: Level[]): Level[] {
-  return [...levels].sort((a, b) => a.height - b.height || a.bandwidth - b.bandwidth);
 }
 
 /** Plays from `time` once the new source has metadata (a source switch keeps the position). */
@@ -92,7 +69,6 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
       choice = c;
       apply(c);
     },
-    playing: () => {},
     destroy: () => {
       destroyed = true;
       video.removeEventListener("resize", report);
@@ -100,74 +76,38 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
   };
 }
 
-/** hls.js over Media Source Extensions. */
+/**
+ * hls.js over Media Source Extensions: takes over the page's early start when there is one for
+ * this element and stream (hls-playback.ts), else starts hls.js itself.
+ */
 function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents): StreamEngine {
-  let hls: HlsType | null = null;
+  let playback: HlsPlayback | null = null;
   let destroyed = false;
-  let levels: Level[] = [];
-  let recoveredMedia = false;
-  const indexOf = (level: Level | null) => (level ? (hls?.levels.findIndex((l) => l.height === level.height && l.bitrate === level.bandwidth) ?? -1) : -1);
-  const apply = (c: QualityChoice) => {
-    if (!hls) return;
-    const index = indexOf(levelForChoice(levels, c));
-    hls.currentLevel = index; // -1: automatic
+  const take = (p: HlsPlayback) => {
+    playback = p;
+    p.bind(events);
   };
-  const cfg = playerConfig.hls;
-  void loadHls().then((Hls) => {
-    if (destroyed) return;
-    if (!Hls.isSupported()) return events.onFatal("hls.js is not supported here");
-    const estimate = bandwidthEstimate();
-    const config: Partial<HlsConfig> = {
-      enableWorker: false, // fMP4 needs no transmuxing; the CSP allows no blob: workers
-      maxBufferLength: cfg.startBufferSeconds,
-      maxMaxBufferLength: cfg.maxBufferSeconds,
-      backBufferLength: cfg.backBufferSeconds,
-      abrEwmaDefaultEstimate: estimate ?? cfg.defaultEstimateBps,
-      capLevelToPlayerSize: true,
-      startFragPrefetch: true,
-    };
-    const h = new Hls(config);
-    hls = h;
-    h.on(Hls.Events.MANIFEST_PARSED, () => {
-      levels = sortedLevels(h.levels.map((l: HlsLevel) => ({ height: l.height, bandwidth: l.bitrate, url: l.url[0] ?? "" })));
-      events.onLevels(levels);
-      const chosen = levelForChoice(levels, choice);
-      if (chosen) {
-        // A remembered 清晰度: start on it and keep it (loadLevel makes the choice manual).
-        h.startLevel = indexOf(chosen);
-        h.loadLevel = indexOf(chosen);
-      } else {
-        const sorted = h.levels.map((l, i) => ({ bandwidth: l.bitrate, i })).sort((a, b) => a.bandwidth - b.bandwidth);
-        h.startLevel = sorted[startLevelIndex(sorted, estimate ?? cfg.defaultEstimateBps, cfg.startBandwidthShare)].i;
-      }
+  const early = takeEarlyHls(video, master);
+  if (early) {
+    take(early);
+    if (choice !== "auto") early.setQuality(choice);
+  } else {
+    void loadHls().then((Hls) => {
+      if (destroyed) return;
+      if (!Hls.isSupported()) return events.onFatal("hls.js is not supported here");
+      take(startHls(Hls, video, master, choice));
     });
-    h.on(Hls.Events.LEVEL_SWITCHED, (_e, data: LevelSwitchedData) => events.onHeight(h.levels[data.level]?.height ?? null));
-    h.on(Hls.Events.ERROR, (_e, data: ErrorData) => {
-      if (!data.fatal) return;
-      if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
-        recoveredMedia = true;
-        h.recoverMediaError();
-        return;
-      }
-      events.onFatal(`${data.type}: ${data.details}`);
-    });
-    h.on(Hls.Events.MEDIA_ATTACHED, () => events.onAttached());
-    h.loadSource(master);
-    h.attachMedia(video);
-  });
+  }
   return {
     kind: "hlsjs",
     setQuality: (c) => {
       choice = c;
-      apply(c);
-    },
-    playing: () => {
-      if (hls) hls.config.maxBufferLength = cfg.playingBufferSeconds;
+      playback?.setQuality(c);
     },
     destroy: () => {
       destroyed = true;
-      hls?.destroy();
-      hls = null;
+      playback?.destroy();
+      playback = null;
     },
   };
 }
@@ -177,5 +117,5 @@ export function startEngine(kind: EngineKind, video: HTMLVideoElement, master: s
   if (kind === "native") return nativeEngine(video, master, choice, events);
   if (kind === "hlsjs") return hlsjsEngine(video, master, choice, events);
   events.onAttached();
-  return { kind, setQuality: () => {}, playing: () => {}, destroy: () => {} };
+  return { kind, setQuality: () => {}, destroy: () => {} };
 }

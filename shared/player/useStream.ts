@@ -16,8 +16,6 @@ export interface StreamState {
   setQuality: (choice: QualityChoice) => void;
   /** Call when the element reports an error: true when the player fell back to the MP4 (the error is handled). */
   fallBack: (reason: string) => boolean;
-  /** Call once playback runs. */
-  playing: () => void;
 }
 
 const noSubscription = () => () => {};
@@ -103,6 +101,5 @@ export function useStream(videoRef: RefObject<HTMLVideoElement | null>, master: 
     attached: attached || detected === "progressive",
     setQuality: useCallback((choice: QualityChoice) => engine.current?.setQuality(choice), []),
     fallBack,
-    playing: useCallback(() => engine.current?.playing(), []),
   };
 }

@@ -38,6 +38,24 @@ function recordSegments(page: Page): string[] {
   return seen;
 }
 
+/** What countMediaSources records in the page. */
+interface MediaSourceLog {
+  __mediaSources: MediaSource[];
+}
+
+/** Init script: records every MediaSource the page creates (hls.js makes one per playback). */
+function countMediaSources() {
+  const log = window as unknown as MediaSourceLog;
+  log.__mediaSources = [];
+  const Native = window.MediaSource;
+  window.MediaSource = class extends Native {
+    constructor() {
+      super();
+      log.__mediaSources.push(this);
+    }
+  };
+}
+
 /** One download of a path from the site (CDP timestamps, seconds): when it was asked for and when it was in. */
 interface Download {
   sentAt: number;
@@ -107,6 +125,53 @@ describe("HLS playback", () => {
       await context.close();
     });
   }
+
+  it("hlsjs: starts before the page's JavaScript, on the lowest rung, and the player takes that playback over", async () => {
+    const context = await browser.newContext({ viewport: PHONE });
+    await context.addInitScript(countMediaSources);
+    const { page, log } = await newPage(context);
+    const requests: string[] = [];
+    page.on("request", (req) => requests.push(new URL(req.url()).pathname));
+    await page.goto(`${baseURL()}${PAGE}?engine=hlsjs`);
+    await waitForHydration(page);
+    await waitPlaying(page, 1);
+    const entry = await page.evaluate(() => window.__ASSETS__.scripts[0]);
+    const firstSegment = requests.findIndex((p) => p.endsWith(".m4s"));
+    expect(firstSegment).toBeGreaterThanOrEqual(0);
+    // The stream's first segment goes out before the page's own modules are even asked for.
+    expect(firstSegment).toBeLessThan(requests.indexOf(entry));
+    const [lowest] = (await master()).variants.sort((a, b) => a.bandwidth - b.bandwidth);
+    expect(requests[firstSegment]).toContain(`/stream/${N}/${lowest.height}p-`);
+    // One MediaSource: the player adopted the early playback instead of starting a second one.
+    expect(await page.evaluate(() => (window as unknown as MediaSourceLog).__mediaSources.length)).toBe(1);
+    expect(await page.getAttribute(".player", "data-engine")).toBe("hlsjs");
+    // The adopted playback reports to the player: 自动 shows the height in use.
+    const quality = page.locator(".player-quality .player-menu-button");
+    await expect.poll(() => quality.getAttribute("aria-label")).toMatch(/^清晰度：自动\(\d+P\)$/);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("hlsjs: an early start the page does not keep (the series moves on to the episode last watched) is stopped", async () => {
+    const context = await browser.newContext({ viewport: PHONE });
+    await context.addInitScript(countMediaSources);
+    await context.addInitScript(() => {
+      const history = [{ id: "video_003", episode: 2, position: 20, duration: 60, updatedAt: Date.now() }];
+      localStorage.setItem("yingshi:library", JSON.stringify({ favourites: [], history }));
+    });
+    const { page, log } = await newPage(context);
+    await page.goto(`${baseURL()}/video/video_003?engine=hlsjs`);
+    await waitForHydration(page);
+    await page.waitForURL(/\/video\/video_003\/2/);
+    await waitPlaying(page, 0.3);
+    const sources = await page.evaluate(() => (window as unknown as MediaSourceLog).__mediaSources.map((m) => m.readyState));
+    // Episode 1's early playback (the first MediaSource) was ended when episode 2's player started its own.
+    expect(sources.length).toBe(2);
+    expect(sources[0]).toBe("closed");
+    expect(sources[1]).not.toBe("closed"); // "open", or "ended" once the short test clip is all in
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
 
   it("a broken master playlist falls back to the progressive MP4 (both engines)", async () => {
     for (const engine of ["native", "hlsjs"]) {

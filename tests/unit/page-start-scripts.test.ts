@@ -1,10 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { chooseEngine, HLS_MIME, pageBootScript, pageHeadScript, SCRIPTS_WAIT_MAX_MS, VIDEO_FIRST_FLAG } from "../../shared/player/engine-choice";
+import {
+  chooseEngine,
+  EARLY_HLS_EVENT,
+  HLS_FIRST_FLAG,
+  HLS_MIME,
+  HLS_SCRIPTS_WAIT_MAX_MS,
+  pageBootScript,
+  pageHeadScript,
+  SCRIPTS_WAIT_MAX_MS,
+  VIDEO_FIRST_FLAG,
+} from "../../shared/player/engine-choice";
 
 const PAGE = {
   scripts: ["/assets/entry-abc.js"],
   preloads: ["/assets/react-dom-abc.js", "/assets/VideoPage-abc.js"],
   streamChunks: ["/assets/hls.light-abc.js", "/assets/VideoPlayer-abc.js"],
+  hlsStart: ["/assets/hls-start-boot-abc.js", "/assets/config-abc.js", "/assets/hls.light-abc.js"],
 };
 
 interface Added {
@@ -34,11 +45,11 @@ function browser(
       listeners.set(type, [...(listeners.get(type) ?? []), fn]);
     },
   };
-  const window: Record<string, unknown> = caps.managed
-    ? { ManagedMediaSource: function ManagedMediaSource() {} }
-    : caps.mse
-      ? { MediaSource: function MediaSource() {} }
-      : {};
+  const window: Record<string, unknown> = {
+    // What the same inline script sets before the boot script (worker/ssr.tsx).
+    __ASSETS__: PAGE,
+    ...(caps.managed ? { ManagedMediaSource: function ManagedMediaSource() {} } : caps.mse ? { MediaSource: function MediaSource() {} } : {}),
+  };
   const setTimeout = (fn: () => void, ms: number) => timers.push({ fn, ms });
   const run = (script: string) => {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script is the server's inline <script>, run as the browser runs it
@@ -75,21 +86,28 @@ describe("the inline scripts that start a player page's JavaScript", () => {
           if (engine === "native") {
             // The video goes first: nothing is fetched before its first frame.
             expect(b.window[VIDEO_FIRST_FLAG]).toBe(true);
+            expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
             expect(b.added).toEqual([]);
+          } else if (engine === "hlsjs") {
+            // hls.js goes first: only its early start and hls.js itself before the first frame.
+            expect(b.window[HLS_FIRST_FLAG]).toBe(true);
+            expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
+            expect(b.added).toEqual(modulePreloads(PAGE.hlsStart));
           } else {
             expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
-            expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads, ...(engine === "hlsjs" ? PAGE.streamChunks : [])]));
+            expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
+            expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads]));
           }
         });
 
   it("counts Safari's ManagedMediaSource as MSE", () => {
     const b = browser({ nativeHls: false, mse: false, managed: true });
     b.head();
-    expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads, ...PAGE.streamChunks]));
+    expect(b.added).toEqual(modulePreloads(PAGE.hlsStart));
   });
 
-  it("adds the entry at once where the page does not wait for the video", () => {
-    const b = browser({ nativeHls: false, mse: true });
+  it("adds the entry at once where the page does not wait for the video (the progressive MP4)", () => {
+    const b = browser({ nativeHls: false, mse: false });
     b.head();
     b.added.length = 0;
     b.boot();
@@ -160,8 +178,59 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     }
   });
 
+  const earlyStart: Added[] = [{ tag: "script", type: "module", src: PAGE.hlsStart[0] }];
+  const afterEarlyStart = [...modulePreloads([...PAGE.preloads, ...PAGE.streamChunks]), ...entry];
+
+  it("with hls.js, adds the early start at once and the page's modules only once it has a head start", () => {
+    const b = browser({ nativeHls: false, mse: true });
+    b.head();
+    b.added.length = 0;
+    b.boot();
+    expect(b.added).toEqual(earlyStart);
+    b.fire("playing");
+    b.fire("loadeddata");
+    expect(b.added).toEqual(earlyStart);
+    b.fire(EARLY_HLS_EVENT);
+    expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
+    b.fire(EARLY_HLS_EVENT);
+    b.timers.forEach((t) => t.fn());
+    expect(b.added).toHaveLength(earlyStart.length + afterEarlyStart.length);
+  });
+
+  for (const event of ["pointerdown", "touchstart", "keydown"])
+    it(`with hls.js, fetches the page's modules on the visitor's first ${event}`, () => {
+      const b = browser({ nativeHls: false, mse: true });
+      b.head();
+      b.added.length = 0;
+      b.boot();
+      b.fire(event);
+      expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
+    });
+
+  it("with hls.js, an error of the video starts them, one of the server's HLS <source> (unplayable there) does not", () => {
+    const b = browser({ nativeHls: false, mse: true });
+    b.head();
+    b.added.length = 0;
+    b.boot();
+    b.fire("error", "SOURCE");
+    b.fire("error", "IMG");
+    expect(b.added).toEqual(earlyStart);
+    b.fire("error", "VIDEO");
+    expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
+  });
+
+  it(`with hls.js, fetches them after ${HLS_SCRIPTS_WAIT_MAX_MS} ms when the early start says nothing`, () => {
+    const b = browser({ nativeHls: false, mse: true });
+    b.head();
+    b.added.length = 0;
+    b.boot();
+    expect(b.timers.map((t) => t.ms)).toEqual([HLS_SCRIPTS_WAIT_MAX_MS]);
+    b.timers[0].fn();
+    expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
+  });
+
   it("cannot end the <script> element early", () => {
-    const page = { scripts: ["/assets/</script><b>.js"], preloads: [], streamChunks: [] };
+    const page = { scripts: ["/assets/</script><b>.js"], preloads: ["/assets/</script>.js"], streamChunks: [], hlsStart: ["/assets/</script>.js"] };
     expect(pageHeadScript(page)).not.toContain("</script>");
     expect(pageBootScript(page)).not.toContain("</script>");
   });

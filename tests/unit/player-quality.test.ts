@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chooseEngine } from "../../shared/player/engine-choice";
-import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, startLevelIndex, type Level } from "../../shared/player/quality";
+import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, type Level } from "../../shared/player/quality";
 
 const level = (height: number, bandwidth: number): Level => ({ height, bandwidth, url: `/stream/1/${height}p.m3u8` });
 const LADDER = [level(270, 420_000), level(360, 850_000), level(720, 2_600_000), level(1080, 5_300_000)];
@@ -39,16 +39,6 @@ describe("levelForChoice", () => {
   it("is null for automatic and for a title without renditions", () => {
     expect(levelForChoice(LADDER, "auto")).toBeNull();
     expect(levelForChoice([], 720)).toBeNull();
-  });
-});
-
-describe("startLevelIndex", () => {
-  it("starts with the highest level that fits the share of the estimate, else the lowest", () => {
-    expect(startLevelIndex(LADDER, 400_000, 0.7)).toBe(0); // nothing fits: lowest
-    expect(startLevelIndex(LADDER, 750_000, 0.7)).toBe(0); // a 3G link: 270p
-    expect(startLevelIndex(LADDER, 1_600_000, 0.7)).toBe(1); // slow 4G: 360p
-    expect(startLevelIndex(LADDER, 9_000_000, 0.7)).toBe(3); // fast 4G: 1080p fits 6.3 Mbit/s
-    expect(startLevelIndex([], 9_000_000, 0.7)).toBe(0);
   });
 });
 

@@ -99,16 +99,19 @@ describe("the scripts of pages that play a stream", () => {
       expect(scripts, path).toHaveLength(2);
       for (const script of scripts) expect(script.nonce).toBe(nonce);
       // The head script (before the stylesheet: an inline script after it would wait for it) names
-      // hls.js and the player for the hls.js path; the boot script comes after the hydration data.
+      // the early hls.js start and hls.js for the hls.js path, not the player (it hydrates later);
+      // the boot script comes after the hydration data and reads the hls.js path's files from it.
       const [headScript, bootScript] = scripts;
       expect(head.indexOf(headScript.body)).toBeGreaterThan(0);
       expect(head.indexOf(headScript.body)).toBeLessThan(head.indexOf('rel="stylesheet"'));
       expect(headScript.body).toContain(JSON.stringify(hlsChunk));
-      expect(headScript.body).toContain(JSON.stringify(playerChunk));
+      expect(headScript.body).toContain(JSON.stringify(clientAssets.hlsStart[0]));
+      expect(headScript.body).not.toContain(JSON.stringify(playerChunk));
       const boot = bootScriptOf(bootScript.body);
       expect(boot, path).not.toBeNull();
       expect(bootScript.body.indexOf(boot ?? "")).toBeGreaterThan(bootScript.body.indexOf("window.__ASSETS__="));
       expect(boot).not.toContain(JSON.stringify(hlsChunk));
+      expect(boot).not.toContain(JSON.stringify(clientAssets.hlsStart[0]));
       // No module script or modulepreload in the HTML itself: the browser fetches none before the scripts decide.
       expect(html).not.toMatch(/<script[^>]*type="module"/);
       expect(html).not.toContain('<link rel="modulepreload"');

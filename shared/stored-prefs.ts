@@ -1,0 +1,18 @@
+/**
+ * Where the visitor's library and player preferences are kept in the browser (localStorage keys,
+ * read and written by client/library-provider.tsx) and the stored 清晰度's rule. Apart from
+ * shared/library.ts, which holds React's context, because the early hls.js start reads the stored
+ * 清晰度 before React has loaded (shared/player/hls-start-boot.ts).
+ */
+
+/** localStorage keys. */
+export const LIBRARY_KEY = "yingshi:library";
+export const PREFS_KEY = "yingshi:prefs";
+
+/** 清晰度 choice: automatic (adaptive) or a rendition height such as 720. */
+export type QualityChoice = "auto" | number;
+
+/** A stored 清晰度: "auto" or a plausible rendition height (144–4320). */
+export function parseQuality(raw: unknown): QualityChoice {
+  return typeof raw === "number" && Number.isInteger(raw) && raw >= 144 && raw <= 4320 ? raw : "auto";
+}
