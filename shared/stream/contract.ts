@@ -129,6 +129,25 @@ export function streamStartPaths(n: number | string): readonly [master: string, 
   return [masterPlaylistPath(n), streamPath(n, `${START_RENDITION_HEIGHT}p.m3u8`)];
 }
 
+const TEXT_KINDS: ReadonlySet<StreamFileKind> = new Set(["master", "media-playlist", "subtitle-playlist", "subtitles", "storyboard"]);
+
+/** Playlists and WebVTT: text. */
+export function isTextFile(kind: StreamFileKind): boolean {
+  return TEXT_KINDS.has(kind);
+}
+
+/**
+ * The text files the worker compresses for clients that accept it (docs/streaming.md,
+ * "Compression"): every playlist and WebVTT file except the two of the start path (the master
+ * and the start rendition's playlist). Those the page preloads for every engine, and Chromium's
+ * own HLS player then reads them again by byte range from the browser's cache — which it can do
+ * only from an identity copy (a compressed one made it download both again, a round trip each
+ * on the way to the first frame).
+ */
+export function isCompressedTextFile(kind: StreamFileKind, name: string): boolean {
+  return isTextFile(kind) && name !== streamNames.master && name !== streamNames.mediaPlaylist(START_RENDITION_HEIGHT);
+}
+
 /** Names the packer writes (the rendition height h, version v, sequence, sheet). */
 export const streamNames = {
   master: "master.m3u8",

@@ -1,7 +1,10 @@
+import http from "node:http";
+import zlib from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTime } from "../../shared/format";
 import { levelLabel } from "../../shared/player/quality";
+import { START_RENDITION_HEIGHT } from "../../shared/stream/contract";
 import { parseMasterPlaylist } from "../../shared/stream/hls";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import { DESKTOP, PHONE, PLAYER, baseURL, launchBrowser, media, newPage, open, screenshot, waitForHydration, waitPlaying } from "./browser";
@@ -36,6 +39,20 @@ function recordSegments(page: Page): string[] {
     if (/\.m4s$/.test(path)) seen.push(path);
   });
   return seen;
+}
+
+/** A GET of the local site with exactly these headers, the body as it crossed the wire (no decoding). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(new URL(path, baseURL()), { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
 }
 
 /** What countMediaSources records in the page. */
@@ -171,6 +188,37 @@ describe("HLS playback", () => {
     expect(sources[1]).not.toBe("closed"); // "open", or "ended" once the short test clip is all in
     expect(log.errors).toEqual([]);
     await context.close();
+  });
+
+  it("playlists and WebVTT cross the wire compressed (brotli, else gzip) where accepted; the start path's two and segments as they are", async () => {
+    const top = Math.max(...(await master()).variants.map((v) => v.height));
+    expect(top).toBeGreaterThan(START_RENDITION_HEIGHT);
+    const paths = [`/stream/${N}/${top}p.m3u8`, `/stream/${N}/storyboard.vtt`, `/stream/${N}/subtitles-zh-CN.vtt`, `/stream/${N}/subtitles-zh-CN.m3u8`];
+    for (const path of paths) {
+      const plain = await rawGet(path, {});
+      expect(plain.headers["content-encoding"], path).toBeUndefined();
+      // The bytes on the wire are brotli or gzip (1f 8b), and they decode to the file itself.
+      const br = await rawGet(path, { "accept-encoding": "gzip, deflate, br, zstd" });
+      expect(br.headers["content-encoding"], path).toBe("br");
+      expect(br.headers.vary, path).toContain("Accept-Encoding");
+      expect(zlib.brotliDecompressSync(br.body).equals(plain.body), path).toBe(true);
+      const gzip = await rawGet(path, { "accept-encoding": "gzip" });
+      expect(gzip.headers["content-encoding"], path).toBe("gzip");
+      expect([...gzip.body.subarray(0, 2)], path).toEqual([0x1f, 0x8b]);
+      expect(zlib.gunzipSync(gzip.body).equals(plain.body), path).toBe(true);
+    }
+    // The master and the start rendition's playlist: Chromium's own player re-reads the page's
+    // preloads of them by byte range from its cache, which needs the identity bytes.
+    for (const path of [`/stream/${N}/master.m3u8`, `/stream/${N}/${START_RENDITION_HEIGHT}p.m3u8`]) {
+      const start = await rawGet(path, { "accept-encoding": "gzip, deflate, br, zstd" });
+      expect(start.headers["content-encoding"], path).toBeUndefined();
+      expect(start.body.length, path).toBe(Number(start.headers["content-length"]));
+    }
+    const playlist = (await rawGet(`/stream/${N}/${START_RENDITION_HEIGHT}p.m3u8`, {})).body.toString("utf8");
+    const segment = playlist.split("\n").find((line) => line.endsWith(".m4s")) ?? "";
+    const media = await rawGet(`/stream/${N}/${segment}`, { "accept-encoding": "gzip" });
+    expect(media.headers["content-encoding"]).toBeUndefined();
+    expect(media.body.length).toBe(Number(media.headers["content-length"]));
   });
 
   it("a broken master playlist falls back to the progressive MP4 (both engines)", async () => {

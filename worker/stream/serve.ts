@@ -5,11 +5,12 @@
  * any other path under /stream/ is a 404 without an R2 read.
  */
 import type { Handler } from "hono";
-import { cacheControlFor, parseStreamPath, STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
+import { cacheControlFor, isCompressedTextFile, parseStreamPath, STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
 import type { AppEnv } from "../app-env";
 import { notFound, RETRY_AFTER_SECONDS } from "../media/responses";
 import { mediaEdgeCache, serveThroughEdgeCache } from "./edge-cache";
 import { loadWholeObject } from "./r2-source";
+import { encodeTextAnswer } from "./text-encoding";
 
 export interface StreamOptions {
   /**
@@ -40,6 +41,8 @@ export function serveStream(options: StreamOptions = {}): Handler<AppEnv> {
         cacheControl: cacheControlFor(file.kind),
         retryAfterSeconds,
       });
-    return serveThroughEdgeCache(c, { loadWhole }, { cache: cache(c.env) });
+    const answer = serveThroughEdgeCache(c, { loadWhole }, { cache: cache(c.env) });
+    // Playlists and WebVTT (but the start path's two) go out compressed where the client accepts it (./text-encoding.ts).
+    return isCompressedTextFile(file.kind, file.name) ? answer.then((res) => encodeTextAnswer(c.req.raw, res)) : answer;
   };
 }
