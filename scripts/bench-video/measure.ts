@@ -23,7 +23,8 @@ export const PROFILES: readonly NetworkProfile[] = [
   { name: "3G", downBps: 750_000, upBps: 250_000, rttMs: 300 },
 ];
 
-export type Engine = "native" | "hlsjs" | "progressive";
+/** A forced engine (`?engine=`), or "auto": the page's own choice (engine-choice.ts, chooseEngine). */
+export type Engine = "native" | "hlsjs" | "progressive" | "auto";
 
 export interface PlaybackFigures {
   engine: Engine;
@@ -61,6 +62,8 @@ export interface PlaybackFigures {
    * for the MP4.
    */
   secondSegmentHeight: number | null;
+  /** The engine the player ran (its data-engine): for "auto", the page's own choice. */
+  engineUsed: string;
   /** Every request of the first 30 s, in the order they started (`waterfall` option). */
   waterfall?: WaterfallEntry[];
 }
@@ -137,6 +140,15 @@ export async function measurePlayback(
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+  // The browser's own estimate of the link (navigator.connection), as on a phone that has been on
+  // this link for a while: the page's engine choice reads it (decision 0059). It changes no byte's
+  // timing: the link itself is the front's (or CDP's, below).
+  await cdp.send("Network.overrideNetworkState", {
+    offline: false,
+    latency: profile.rttMs,
+    downloadThroughput: profile.downBps / 8,
+    uploadThroughput: profile.upBps / 8,
+  });
   if (options.throttle === "cdp")
     await cdp.send("Network.emulateNetworkConditions", {
       offline: false,
@@ -199,8 +211,9 @@ export async function measurePlayback(
   });
   const closeWindow = setTimeout(() => (windowOpen = false), BYTES_WINDOW_MS);
 
-  await page.goto(`${url}${url.includes("?") ? "&" : "?"}engine=${engine}`, { waitUntil: "commit" });
+  await page.goto(engine === "auto" ? url : `${url}${url.includes("?") ? "&" : "?"}engine=${engine}`, { waitUntil: "commit" });
   await page.waitForFunction(() => document.documentElement?.dataset.hydrated === "true", undefined, { timeout: 120_000 });
+  const engineUsed = (await page.getAttribute(".player", "data-engine")) ?? "";
   type Probe = { __vb: { events: Array<[string, number]> } };
   const eventAt = (name: string) => page.evaluate((n) => (window as unknown as Probe).__vb.events.find(([t]) => t === n)?.[1] ?? null, name);
   const waitEvent = (name: string, timeout: number) =>
@@ -286,6 +299,7 @@ export async function measurePlayback(
     endHeight: watched.endHeight,
     hlsJsBytes,
     secondSegmentHeight,
+    engineUsed,
     waterfall: options.waterfall ? [...requests.values()].sort((a, b) => a.start - b.start) : undefined,
   };
 }

@@ -10,7 +10,9 @@ import { serializeForScript } from "../hydration";
  *   canPlayType("application/vnd.apple.mpegurl")). The master playlist is the element's
  *   <source>, so the browser starts loading it before the page is hydrated; a manual 清晰度 plays
  *   that rendition's media playlist.
- * - "hlsjs": Media Source Extensions with hls.js, loaded on demand (never in the page's bundle).
+ * - "hlsjs": Media Source Extensions with hls.js, loaded on demand (never in the page's bundle):
+ *   where the browser has no HLS of its own, and where it has both and its own estimate of the
+ *   link is fast (`fastLink`, docs/decisions/0059-engine-by-link.md).
  * - "progressive": neither: the progressive MP4.
  */
 export type EngineKind = "native" | "hlsjs" | "progressive";
@@ -20,16 +22,34 @@ export interface EngineCapabilities {
   nativeHls: boolean;
   /** MediaSource (or Safari's ManagedMediaSource) exists. */
   mse: boolean;
+  /**
+   * The browser's own estimate of its link (navigator.connection, Chromium) is at least
+   * FAST_LINK_MBPS and the visitor asks for no data saving. False where there is no estimate.
+   */
+  fastLink?: boolean;
 }
+
+/**
+ * Downlink estimate (Mbit/s, navigator.connection.downlink) from which a browser that could play
+ * HLS itself plays it with hls.js instead: on such a link hls.js's ~96 KB cost ~0.1 s and it plays
+ * from the first segment, while Chromium's own player waits for its first ABR step (decision 0059).
+ */
+export const FAST_LINK_MBPS = 5;
 
 /** `?engine=native|hlsjs|progressive` on the page URL forces a path (benchmark and tests). */
 export function chooseEngine(caps: EngineCapabilities, forced?: string | null): EngineKind {
   if (forced === "native" && caps.nativeHls) return "native";
   if (forced === "hlsjs" && caps.mse) return "hlsjs";
   if (forced === "progressive") return "progressive";
+  if (caps.nativeHls && caps.mse && caps.fastLink === true) return "hlsjs";
   if (caps.nativeHls) return "native";
   if (caps.mse) return "hlsjs";
   return "progressive";
+}
+
+/** The browser's link estimate as chooseEngine reads it. */
+export function isFastLink(connection: { downlink?: number; saveData?: boolean } | undefined): boolean {
+  return !!connection && connection.saveData !== true && typeof connection.downlink === "number" && connection.downlink >= FAST_LINK_MBPS;
 }
 
 /**
@@ -50,14 +70,29 @@ export const HLS_MIME = "application/vnd.apple.mpegurl";
 export function browserCapabilities(): EngineCapabilities {
   const probe = document.createElement("video");
   const w = window as unknown as { MediaSource?: unknown; ManagedMediaSource?: unknown };
-  return { nativeHls: probe.canPlayType(HLS_MIME) !== "", mse: typeof w.MediaSource === "function" || typeof w.ManagedMediaSource === "function" };
+  const connection = (navigator as Navigator & { connection?: { downlink?: number; saveData?: boolean } }).connection;
+  return {
+    nativeHls: probe.canPlayType(HLS_MIME) !== "",
+    mse: typeof w.MediaSource === "function" || typeof w.ManagedMediaSource === "function",
+    fastLink: isFastLink(connection),
+  };
 }
+
+/** The window property where a player page's head script leaves the engine it chose (pageHeadScript). */
+export const ENGINE_FLAG = "__engine";
+
+const ENGINES: readonly EngineKind[] = ["native", "hlsjs", "progressive"];
 
 let decided: EngineKind | null = null;
 
-/** The engine this page uses (capabilities + the ?engine= override), decided once per page load. Browser only. */
+/**
+ * The engine this page uses, decided once per page load: the head script's choice where a player
+ * page's HTML made one (the link estimate may change while the page loads; the player must play
+ * with the engine the page started), else capabilities + the ?engine= override. Browser only.
+ */
 export function pageEngine(): EngineKind {
-  decided ??= chooseEngine(browserCapabilities(), new URLSearchParams(location.search).get("engine"));
+  const early = (window as unknown as Record<string, unknown>)[ENGINE_FLAG];
+  decided ??= ENGINES.find((e) => e === early) ?? chooseEngine(browserCapabilities(), new URLSearchParams(location.search).get("engine"));
   return decided;
 }
 
@@ -70,7 +105,9 @@ const ENGINE_SOURCE =
   `var d=document,w=window,e=new URLSearchParams(location.search).get("engine"),` +
   `n=d.createElement("video").canPlayType(${JSON.stringify(HLS_MIME)})!=="",` +
   `m=typeof w.MediaSource==="function"||typeof w.ManagedMediaSource==="function",` +
-  `k=e==="native"&&n?"native":e==="hlsjs"&&m?"hlsjs":e==="progressive"?"progressive":n?"native":m?"hlsjs":"progressive";`;
+  `c=navigator.connection,f=!!c&&c.saveData!==true&&typeof c.downlink==="number"&&c.downlink>=${FAST_LINK_MBPS},` +
+  `k=e==="native"&&n?"native":e==="hlsjs"&&m?"hlsjs":e==="progressive"?"progressive":n&&m&&f?"hlsjs":n?"native":m?"hlsjs":"progressive";` +
+  `w.${ENGINE_FLAG}=k;`;
 
 /** Source of a function `p(list)` adding a <link rel="modulepreload"> per file to the <head>. */
 const PRELOAD_SOURCE = `function p(l){l.forEach(function(h){var x=d.createElement("link");x.rel="modulepreload";x.href=h;d.head.appendChild(x)})}`;

@@ -169,6 +169,35 @@ describe("HLS playback", () => {
     await context.close();
   });
 
+  it("without ?engine=, Chromium plays with hls.js where its own estimate of the link is fast, natively where it is slow", async () => {
+    for (const [downlinkMbps, engine] of [
+      [9, "hlsjs"],
+      [1.6, "native"],
+    ] as const) {
+      const context = await browser.newContext({ viewport: PHONE });
+      await context.addInitScript(countMediaSources);
+      const { page, log } = await newPage(context);
+      // What the browser's network-quality estimator would say after some time on such a link.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.overrideNetworkState", { offline: false, latency: 40, downloadThroughput: (downlinkMbps * 1e6) / 8, uploadThroughput: 1e6 / 8 });
+      await page.goto(`${baseURL()}${PAGE}`);
+      await waitForHydration(page);
+      await waitPlaying(page, 1);
+      expect(await page.getAttribute(".player", "data-engine"), `${downlinkMbps} Mbit/s`).toBe(engine);
+      const sources = await page.evaluate(() => (window as unknown as MediaSourceLog).__mediaSources.length);
+      if (engine === "hlsjs") {
+        expect(await media(page, (v) => v.currentSrc)).toMatch(/^blob:/);
+        expect(sources).toBe(1); // the early start, adopted by the player
+      } else {
+        expect(await media(page, (v) => new URL(v.currentSrc).pathname)).toBe(`/stream/${N}/master.m3u8`);
+        expect(sources).toBe(0);
+      }
+      expect(log.errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   it("hlsjs: an early start the page does not keep (the series moves on to the episode last watched) is stopped", async () => {
     const context = await browser.newContext({ viewport: PHONE });
     await context.addInitScript(countMediaSources);

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   chooseEngine,
   EARLY_HLS_EVENT,
+  ENGINE_FLAG,
+  FAST_LINK_MBPS,
+  isFastLink,
   HLS_FIRST_FLAG,
   HLS_MIME,
   HLS_SCRIPTS_WAIT_MAX_MS,
@@ -28,7 +31,7 @@ interface Added {
 
 /** A stand-in browser for the inline scripts: what they add to the <head>, their listeners and timers. */
 function browser(
-  caps: { nativeHls: boolean; mse: boolean; managed?: boolean },
+  caps: { nativeHls: boolean; mse: boolean; managed?: boolean; connection?: { downlink?: number; saveData?: boolean } },
   search = "",
   video: { readyState: number; paused: boolean; error: unknown } | null = null,
 ) {
@@ -53,7 +56,13 @@ function browser(
   const setTimeout = (fn: () => void, ms: number) => timers.push({ fn, ms });
   const run = (script: string) => {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script is the server's inline <script>, run as the browser runs it
-    (new Function("document", "window", "location", "setTimeout", script) as (...args: unknown[]) => void)(document, window, { search }, setTimeout);
+    (new Function("document", "window", "location", "setTimeout", "navigator", script) as (...args: unknown[]) => void)(
+      document,
+      window,
+      { search },
+      setTimeout,
+      { connection: caps.connection },
+    );
   };
   return {
     added,
@@ -76,29 +85,34 @@ const entry: Added[] = [{ tag: "script", type: "module", src: "/assets/entry-abc
 
 describe("the inline scripts that start a player page's JavaScript", () => {
   const forcedValues = [null, "native", "hlsjs", "progressive", "other"];
+  // The browser's link estimates: none (Firefox, Safari), slow, fast, fast with data saving, exactly the threshold.
+  const connections = [undefined, { downlink: 1.6 }, { downlink: 9 }, { downlink: 10, saveData: true }, { downlink: FAST_LINK_MBPS }];
   for (const nativeHls of [true, false])
     for (const mse of [true, false])
-      for (const forced of forcedValues)
-        it(`native HLS ${nativeHls}, MSE ${mse}, ?engine=${forced}: decides as chooseEngine does`, () => {
-          const b = browser({ nativeHls, mse }, forced === null ? "" : `?engine=${forced}`);
-          b.head();
-          const engine = chooseEngine({ nativeHls, mse }, forced);
-          if (engine === "native") {
-            // The video goes first: nothing is fetched before its first frame.
-            expect(b.window[VIDEO_FIRST_FLAG]).toBe(true);
-            expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
-            expect(b.added).toEqual([]);
-          } else if (engine === "hlsjs") {
-            // hls.js goes first: only its early start and hls.js itself before the first frame.
-            expect(b.window[HLS_FIRST_FLAG]).toBe(true);
-            expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
-            expect(b.added).toEqual(modulePreloads(PAGE.hlsStart));
-          } else {
-            expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
-            expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
-            expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads]));
-          }
-        });
+      for (const connection of connections)
+        for (const forced of forcedValues)
+          it(`native HLS ${nativeHls}, MSE ${mse}, link ${JSON.stringify(connection)}, ?engine=${forced}: decides as chooseEngine does`, () => {
+            const b = browser({ nativeHls, mse, connection }, forced === null ? "" : `?engine=${forced}`);
+            b.head();
+            const engine = chooseEngine({ nativeHls, mse, fastLink: isFastLink(connection) }, forced);
+            // The player plays with the engine the page started (pageEngine reads this).
+            expect(b.window[ENGINE_FLAG]).toBe(engine);
+            if (engine === "native") {
+              // The video goes first: nothing is fetched before its first frame.
+              expect(b.window[VIDEO_FIRST_FLAG]).toBe(true);
+              expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
+              expect(b.added).toEqual([]);
+            } else if (engine === "hlsjs") {
+              // hls.js goes first: only its early start and hls.js itself before the first frame.
+              expect(b.window[HLS_FIRST_FLAG]).toBe(true);
+              expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
+              expect(b.added).toEqual(modulePreloads(PAGE.hlsStart));
+            } else {
+              expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
+              expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
+              expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads]));
+            }
+          });
 
   it("counts Safari's ManagedMediaSource as MSE", () => {
     const b = browser({ nativeHls: false, mse: false, managed: true });

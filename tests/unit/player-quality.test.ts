@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseEngine } from "../../shared/player/engine-choice";
+import { chooseEngine, FAST_LINK_MBPS, isFastLink } from "../../shared/player/engine-choice";
 import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, type Level } from "../../shared/player/quality";
 
 const level = (height: number, bandwidth: number): Level => ({ height, bandwidth, url: `/stream/1/${height}p.m3u8` });
@@ -56,6 +56,22 @@ describe("chooseEngine", () => {
     expect(chooseEngine({ nativeHls: true, mse: true })).toBe("native");
     expect(chooseEngine({ nativeHls: false, mse: true })).toBe("hlsjs");
     expect(chooseEngine({ nativeHls: false, mse: false })).toBe("progressive");
+  });
+
+  it("plays with hls.js where the browser has both and its own estimate of the link is fast", () => {
+    expect(chooseEngine({ nativeHls: true, mse: true, fastLink: true })).toBe("hlsjs");
+    expect(chooseEngine({ nativeHls: true, mse: true, fastLink: false })).toBe("native");
+    expect(chooseEngine({ nativeHls: true, mse: false, fastLink: true })).toBe("native");
+    expect(chooseEngine({ nativeHls: true, mse: true, fastLink: true }, "native")).toBe("native");
+  });
+
+  it("counts a link as fast from FAST_LINK_MBPS of estimate, never with data saving or without an estimate", () => {
+    expect(isFastLink({ downlink: FAST_LINK_MBPS })).toBe(true);
+    expect(isFastLink({ downlink: 10 })).toBe(true);
+    expect(isFastLink({ downlink: FAST_LINK_MBPS - 0.1 })).toBe(false);
+    expect(isFastLink({ downlink: 10, saveData: true })).toBe(false);
+    expect(isFastLink({})).toBe(false);
+    expect(isFastLink(undefined)).toBe(false);
   });
 
   it("honours a forced engine only where it can run", () => {
