@@ -213,7 +213,7 @@ export async function measurePlayback(
 
   await page.goto(engine === "auto" ? url : `${url}${url.includes("?") ? "&" : "?"}engine=${engine}`, { waitUntil: "commit" });
   await page.waitForFunction(() => document.documentElement?.dataset.hydrated === "true", undefined, { timeout: 120_000 });
-  const engineUsed = (await page.getAttribute(".player", "data-engine")) ?? "";
+
   type Probe = { __vb: { events: Array<[string, number]> } };
   const eventAt = (name: string) => page.evaluate((n) => (window as unknown as Probe).__vb.events.find(([t]) => t === n)?.[1] ?? null, name);
   const waitEvent = (name: string, timeout: number) =>
@@ -281,6 +281,8 @@ export async function measurePlayback(
     });
 
   clearTimeout(closeWindow);
+  // The engine the player ran, read once the player island has surely hydrated (after the 45 s).
+  const engineUsed = (await page.getAttribute(".player", "data-engine")) ?? "";
   await context.close();
   return {
     engine,

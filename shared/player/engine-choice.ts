@@ -109,6 +109,21 @@ const ENGINE_SOURCE =
   `k=e==="native"&&n?"native":e==="hlsjs"&&m?"hlsjs":e==="progressive"?"progressive":n&&m&&f?"hlsjs":n?"native":m?"hlsjs":"progressive";` +
   `w.${ENGINE_FLAG}=k;`;
 
+/**
+ * Where hls.js plays in a browser that could play HLS itself (a fast link, decision 0059): the
+ * server's <video> still names the master playlist in a <source> (the server cannot know the
+ * link), and the browser would start loading it natively until hls.js takes the element over,
+ * its requests sharing the link with hls.js's own. A MutationObserver takes the `src` off that
+ * <source> as the parser inserts it: Chromium starts a media element's resource selection from
+ * a task posted when the <source> is inserted, after the microtask that delivers this
+ * observer's records, so it finds no source to load. (Attributes are not compared when React
+ * hydrates; the element stays as the server rendered it otherwise.)
+ */
+const KEEP_NATIVE_OFF_SOURCE =
+  `{var o=new MutationObserver(function(l){l.forEach(function(r){r.addedNodes.forEach(function(x){` +
+  `if(x.tagName==="SOURCE"&&x.type===${JSON.stringify(HLS_MIME)}&&x.parentNode&&x.parentNode.hasAttribute("data-stream")){x.removeAttribute("src");o.disconnect()}})})});` +
+  `o.observe(d,{childList:true,subtree:true});d.addEventListener("DOMContentLoaded",function(){o.disconnect()})}`;
+
 /** Source of a function `p(list)` adding a <link rel="modulepreload"> per file to the <head>. */
 const PRELOAD_SOURCE = `function p(l){l.forEach(function(h){var x=d.createElement("link");x.rel="modulepreload";x.href=h;d.head.appendChild(x)})}`;
 
@@ -164,6 +179,7 @@ export function pageHeadScript(page: PageScripts): string {
   return (
     `(function(){${ENGINE_SOURCE}${PRELOAD_SOURCE}` +
     `if(k==="native"){w.${VIDEO_FIRST_FLAG}=true;return}` +
+    `if(k==="hlsjs"&&n)${KEEP_NATIVE_OFF_SOURCE}` +
     `if(k==="hlsjs"){w.${HLS_FIRST_FLAG}=true;return p(${serializeForScript(page.hlsStart)})}` +
     `p(${serializeForScript([...page.scripts, ...page.preloads])})})()`
   );

@@ -177,6 +177,10 @@ describe("HLS playback", () => {
       const context = await browser.newContext({ viewport: PHONE });
       await context.addInitScript(countMediaSources);
       const { page, log } = await newPage(context);
+      const mediaRequests: string[] = [];
+      page.on("request", (req) => {
+        if (req.resourceType() === "media") mediaRequests.push(new URL(req.url()).pathname);
+      });
       // What the browser's network-quality estimator would say after some time on such a link.
       const cdp = await context.newCDPSession(page);
       await cdp.send("Network.enable");
@@ -189,6 +193,8 @@ describe("HLS playback", () => {
       if (engine === "hlsjs") {
         expect(await media(page, (v) => v.currentSrc)).toMatch(/^blob:/);
         expect(sources).toBe(1); // the early start, adopted by the player
+        // The browser's own player never loaded the server's HLS <source> beside hls.js.
+        expect(mediaRequests.filter((p) => p.startsWith("/stream/"))).toEqual([]);
       } else {
         expect(await media(page, (v) => new URL(v.currentSrc).pathname)).toBe(`/stream/${N}/master.m3u8`);
         expect(sources).toBe(0);

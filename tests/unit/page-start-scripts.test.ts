@@ -43,8 +43,9 @@ function browser(
     createElement: (tag: string) => (tag === "video" ? { canPlayType: (type: string) => (type === HLS_MIME && caps.nativeHls ? "maybe" : "") } : { tag }),
     head: { appendChild: (el: Added) => added.push(el) },
     querySelector: (selector: string) => (selector === "video" ? video : null),
-    addEventListener: (type: string, fn: (event: { type: string; target: Target }) => void, options: { capture?: boolean }) => {
-      expect(options.capture).toBe(true); // media events do not bubble: only a capturing listener on the document sees them
+    addEventListener: (type: string, fn: (event: { type: string; target: Target }) => void, options?: { capture?: boolean }) => {
+      // Media events do not bubble: only a capturing listener on the document sees them.
+      if (type !== "DOMContentLoaded") expect(options?.capture).toBe(true);
       listeners.set(type, [...(listeners.get(type) ?? []), fn]);
     },
   };
@@ -54,20 +55,39 @@ function browser(
     ...(caps.managed ? { ManagedMediaSource: function ManagedMediaSource() {} } : caps.mse ? { MediaSource: function MediaSource() {} } : {}),
   };
   const setTimeout = (fn: () => void, ms: number) => timers.push({ fn, ms });
+  /** The observers the script made: what the parser inserts is handed to them with `insert`. */
+  const observers: Array<{ callback: (records: Array<{ addedNodes: unknown[] }>) => void; connected: boolean }> = [];
+  class FakeMutationObserver {
+    #entry: (typeof observers)[number];
+    constructor(callback: (records: Array<{ addedNodes: unknown[] }>) => void) {
+      this.#entry = { callback, connected: false };
+      observers.push(this.#entry);
+    }
+    observe() {
+      this.#entry.connected = true;
+    }
+    disconnect() {
+      this.#entry.connected = false;
+    }
+  }
   const run = (script: string) => {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script is the server's inline <script>, run as the browser runs it
-    (new Function("document", "window", "location", "setTimeout", "navigator", script) as (...args: unknown[]) => void)(
+    (new Function("document", "window", "location", "setTimeout", "navigator", "MutationObserver", script) as (...args: unknown[]) => void)(
       document,
       window,
       { search },
       setTimeout,
       { connection: caps.connection },
+      FakeMutationObserver,
     );
   };
   return {
     added,
     window,
     timers,
+    observers,
+    /** The parser inserting `node`: every connected observer gets its record. */
+    insert: (node: unknown) => observers.filter((o) => o.connected).forEach((o) => o.callback([{ addedNodes: [node] }])),
     fire: (type: string, tagName = "VIDEO") => listeners.get(type)?.forEach((fn) => fn({ type, target: { tagName } })),
     /** `playing` on a video with requestVideoFrameCallback: returns the frame callbacks it asked for. */
     firePlayingWithFrames: () => {
@@ -189,6 +209,43 @@ describe("the inline scripts that start a player page's JavaScript", () => {
       b.head();
       b.boot();
       expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+    }
+  });
+
+  it("where hls.js plays in a browser with its own HLS (a fast link), takes the src off the server's HLS <source> as it is inserted", () => {
+    const b = browser({ nativeHls: true, mse: true, connection: { downlink: 9 } });
+    b.head();
+    expect(b.window[ENGINE_FLAG]).toBe("hlsjs");
+    const source = (type: string, streamVideo: boolean) => {
+      const attributes = new Map([["src", "/stream/1/master.m3u8"]]);
+      return {
+        tagName: "SOURCE",
+        type,
+        parentNode: { hasAttribute: (name: string) => name === "data-stream" && streamVideo },
+        removeAttribute: (name: string) => attributes.delete(name),
+        src: () => attributes.get("src"),
+      };
+    };
+    const track = source("text/vtt", true);
+    const otherVideo = source(HLS_MIME, false);
+    b.insert(track);
+    b.insert(otherVideo);
+    expect(track.src()).toBe("/stream/1/master.m3u8");
+    expect(otherVideo.src()).toBe("/stream/1/master.m3u8");
+    const stream = source(HLS_MIME, true);
+    b.insert(stream);
+    expect(stream.src()).toBeUndefined();
+    expect(b.observers.every((o) => !o.connected)).toBe(true); // one <source>, then it stops looking
+  });
+
+  it("watches no insertion where the browser plays the stream itself, or where hls.js is its only way", () => {
+    for (const caps of [
+      { nativeHls: true, mse: true, connection: { downlink: 1.6 } },
+      { nativeHls: false, mse: true, connection: { downlink: 9 } },
+    ]) {
+      const b = browser(caps);
+      b.head();
+      expect(b.observers).toEqual([]);
     }
   });
 
