@@ -172,7 +172,9 @@ export const SCRIPTS_WAIT_MAX_MS = 3000;
  *   (docs/decisions/0054-video-first-scripts.md);
  * - "hlsjs": only the early start of hls.js and hls.js itself are on the way to the first frame:
  *   it preloads those and sets the flag for pageBootScript, which starts them and fetches the
- *   page's modules once the video has a head start (docs/decisions/0058-early-hls-start.md);
+ *   page's modules once the video has a head start (docs/decisions/0058-early-hls-start.md); in
+ *   a browser that could play HLS itself (a fast link) it also keeps that browser from loading
+ *   the server's HLS <source> (KEEP_NATIVE_OFF_SOURCE, docs/decisions/0059-engine-by-link.md);
  * - "progressive": it preloads the page's modules now.
  */
 export function pageHeadScript(page: PageScripts): string {
@@ -195,7 +197,7 @@ export function pageHeadScript(page: PageScripts): string {
  * - where it chose "hlsjs", it adds the early start of hls.js at once and the page's modules (with
  *   the hls.js and player chunks) on EARLY_HLS_EVENT, an error of the video, the visitor's first
  *   touch, click or key, or HLS_SCRIPTS_WAIT_MAX_MS (a <source> error does not count there: the
- *   server's HLS <source> is one the browser cannot play, which is why hls.js plays);
+ *   server's HLS <source> is one the browser cannot play, or one the head script took the src off);
  * - elsewhere it adds the entry at once.
  * The hls.js path's files (hls.js, the player island, the early start) are read from
  * `window.__ASSETS__` (the DocumentAssets the same inline script sets just before), not written
