@@ -221,15 +221,19 @@ async function main(): Promise<void> {
       rows.push(
         `| ${profile.name} | ${engine === "auto" ? `auto (${used})` : engine} | ${fmtMs(m.firstFrameMs)} | ${fmtMs(m.hydratedMs)} | ${fmtMs(m.frameVsHydrationMs)} | ${m.stalls ?? "—"} | ${fmtMs(m.stallMs)} | ${fmtKb(m.mediaBytes)} | ${fmtKb(m.totalBytes)} | ${fmtMs(m.seekMs)} | ${m.maxHeight ?? "—"} / ${m.endHeight ?? "—"} |`,
       );
+      // The targets are the default path's (auto: the engine the page itself chooses) when it is
+      // measured; a forced engine's misses are printed for comparison. Without auto, every HLS
+      // engine is held to them.
       if (engine !== "progressive") {
+        const counts = engine === "auto" || !engines.includes("auto");
         const misses: string[] = [];
         if (m.firstFrameMs === null || m.firstFrameMs > FIRST_FRAME_TARGET_MS[profile.name])
           misses.push(`first frame ${fmtMs(m.firstFrameMs)} > ${fmtMs(FIRST_FRAME_TARGET_MS[profile.name])}`);
         if (profile.name !== "fast 4G" && (m.stalls ?? 1) > 0) misses.push(`${m.stalls} stalls`);
         if (profile.name === "slow 4G" && (m.seekMs === null || m.seekMs > 1500)) misses.push(`seek ${fmtMs(m.seekMs)} > 1.50 s`);
         if (misses.length > 0) {
-          failures++;
-          console.log(`target missed: ${profile.name} ${engine}: ${misses.join(", ")}`);
+          if (counts) failures++;
+          console.log(`${counts ? "target missed" : "(forced engine, for comparison) over a target"}: ${profile.name} ${engine}: ${misses.join(", ")}`);
         }
       }
     }
