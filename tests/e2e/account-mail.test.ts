@@ -147,11 +147,16 @@ describe("e-mail confirmation (AUTH_AUTO_CONFIRM=false) through the development 
     await page.locator(".auth-form input[name=email]").fill(email);
     await page.locator(".auth-form input[name=password]").fill(PASSWORD);
     await page.locator(".auth-form input[name=confirmPassword]").fill(PASSWORD);
-    const alert = page.waitForEvent("dialog");
+    // The alert is accepted as it opens: an open dialog blocks the page, and the click waits for
+    // the navigations it started (this timed out once in CI when the alert came first).
+    const alert = new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
     await submit(page).click();
-    const dialog = await alert;
-    expect(dialog.message()).toContain("注册成功");
-    await dialog.accept();
+    expect(await alert).toContain("注册成功");
     await submit(page).getByText("登录").waitFor();
 
     // Not confirmed yet: signing in says so.
