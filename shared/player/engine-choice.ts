@@ -66,11 +66,16 @@ export function initialSource(forced: string | null): "hls" | "mp4" | "none" {
 
 export const HLS_MIME = "application/vnd.apple.mpegurl";
 
+/** The browser's own estimate of its link (Chromium's navigator.connection; downlink in Mbit/s), where it gives one. Browser only. */
+export function browserConnection(): { downlink?: number; saveData?: boolean } | undefined {
+  return (navigator as Navigator & { connection?: { downlink?: number; saveData?: boolean } }).connection;
+}
+
 /** What the browser can do (call in the browser only). */
 export function browserCapabilities(): EngineCapabilities {
   const probe = document.createElement("video");
   const w = window as unknown as { MediaSource?: unknown; ManagedMediaSource?: unknown };
-  const connection = (navigator as Navigator & { connection?: { downlink?: number; saveData?: boolean } }).connection;
+  const connection = browserConnection();
   return {
     nativeHls: probe.canPlayType(HLS_MIME) !== "",
     mse: typeof w.MediaSource === "function" || typeof w.ManagedMediaSource === "function",

@@ -2,6 +2,7 @@ import type HlsType from "hls.js";
 import type { ErrorData, HlsConfig, Level as HlsLevel, LevelSwitchedData } from "hls.js";
 import type { QualityChoice } from "../library";
 import { playerConfig } from "./config";
+import { browserConnection } from "./engine-choice";
 import { levelForChoice, type Level } from "./quality";
 
 /**
@@ -23,9 +24,9 @@ export interface EngineEvents {
   onAttached: () => void;
 }
 
-/** The browser's own estimate of the link (Chromium: navigator.connection.downlink, Mbit/s), in bits/s. */
+/** The browser's own estimate of the link, in bits/s. */
 function bandwidthEstimate(): number | null {
-  const downlink = (navigator as Navigator & { connection?: { downlink?: number } }).connection?.downlink;
+  const downlink = browserConnection()?.downlink;
   return typeof downlink === "number" && downlink > 0 ? downlink * 1_000_000 : null;
 }
 
