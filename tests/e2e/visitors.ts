@@ -1,0 +1,32 @@
+// Unique visitors for the e2e layer: addresses and e-mails no other test (or earlier run against
+// the same state) uses, so per-address and per-account limits of one test never reach another.
+// `wrangler dev` keeps a CF-Connecting-IP sent by the client, so each browser context can be its
+// own visitor.
+import type { Browser, BrowserContext } from "playwright-core";
+import { DESKTOP } from "./browser";
+
+export const PASSWORD = "e2e-secret-1";
+
+/** A tag unique to this test process: it keeps addresses and texts apart across runs and files. */
+export const runTag = crypto.randomUUID().slice(0, 4);
+let ipSeq = 0;
+let emailSeq = 0;
+
+/** An IPv6 address (documentation range) nobody else uses in this run. */
+export const uniqueIp = (): string => `2001:db8:e2e:${runTag}::${(++ipSeq).toString(16)}`;
+
+/** An e-mail address nobody else uses, in this run or any earlier one on the same state. */
+export const uniqueEmail = (tag: string): string => `${tag}-${runTag}${(++emailSeq).toString(36)}-${crypto.randomUUID().slice(0, 6)}@example.com`;
+
+export interface VisitorOptions {
+  viewport?: { width: number; height: number };
+  javaScriptEnabled?: boolean;
+  /** Extra context options (e.g. hasTouch, isMobile). */
+  hasTouch?: boolean;
+  isMobile?: boolean;
+}
+
+/** A browser context that is its own visitor: zh-CN, its own address. */
+export function newVisitor(browser: Browser, { viewport = DESKTOP, javaScriptEnabled = true, hasTouch, isMobile }: VisitorOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ viewport, locale: "zh-CN", javaScriptEnabled, hasTouch, isMobile, extraHTTPHeaders: { "CF-Connecting-IP": uniqueIp() } });
+}
