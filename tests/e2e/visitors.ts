@@ -12,8 +12,11 @@ export const runTag = crypto.randomUUID().slice(0, 4);
 let ipSeq = 0;
 let emailSeq = 0;
 
-/** An IPv6 address (documentation range) nobody else uses in this run. */
-export const uniqueIp = (): string => `2001:db8:e2e:${runTag}::${(++ipSeq).toString(16)}`;
+/**
+ * An IPv6 address (documentation range) nobody else uses in this run, each in its own /64: the
+ * play counter and other per-network limits count a /64 as one network.
+ */
+export const uniqueIp = (): string => `2001:db8:${runTag}:${(++ipSeq).toString(16)}::e2e`;
 
 /** An e-mail address nobody else uses, in this run or any earlier one on the same state. */
 export const uniqueEmail = (tag: string): string => `${tag}-${runTag}${(++emailSeq).toString(36)}-${crypto.randomUUID().slice(0, 6)}@example.com`;
