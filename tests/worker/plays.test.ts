@@ -1,16 +1,18 @@
 // The play counter (POST /api/plays/:id, the player's beacon) and the 排行榜 it feeds:
-// once per visitor per title per UTC day, stored in D1.
+// once per viewer (account, else network: IPv4 address or IPv6 /64) per title per UTC day, at
+// most PLAY_LIMIT plays per network an hour, stored in D1.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RankingData } from "../../shared/ranking";
 import type { DetailRow, JsonAnswer } from "../../worker/feeds/maccms";
-import { call, uniqueIp } from "./helpers/visitor";
+import { PLAY_LIMIT } from "../../worker/plays/store";
+import { call, signUp, uniqueIp, type Jar } from "./helpers/visitor";
 
 const NO_CACHE = { PAGE_CACHE: "off" };
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36";
 
-async function play(id: string, ip: string, headers: Record<string, string> = {}) {
-  const res = await call("POST", `/api/plays/${id}`, { ip, headers: { "User-Agent": CHROME, ...headers } });
+async function play(id: string, ip: string, headers: Record<string, string> = {}, jar?: Jar) {
+  const res = await call("POST", `/api/plays/${id}`, { ip, jar, headers: { "User-Agent": CHROME, ...headers } });
   return { status: res.status, body: await res.json<{ counted?: boolean; error?: { message: string } }>() };
 }
 
@@ -31,15 +33,15 @@ describe("play counter", () => {
     expect(await play("video_010", ip)).toEqual({ status: 200, body: { counted: false } });
     vi.setSystemTime(new Date("2026-03-01T23:59:00Z"));
     expect((await play("video_010", ip)).body.counted).toBe(false);
-    // Another title, another visitor (address or browser) count on their own.
+    // Another title, another network count on their own; another browser on the same address does not.
     expect((await play("video_011", ip)).body.counted).toBe(true);
     expect((await play("video_010", uniqueIp())).body.counted).toBe(true);
-    expect((await play("video_010", ip, { "User-Agent": "Mozilla/5.0 (iPhone) Safari/604.1" })).body.counted).toBe(true);
-    expect(await dayPlays("video_010", "2026-03-01")).toBe(3);
+    expect((await play("video_010", ip, { "User-Agent": "Mozilla/5.0 (iPhone) Safari/604.1" })).body.counted).toBe(false);
+    expect(await dayPlays("video_010", "2026-03-01")).toBe(2);
     vi.setSystemTime(new Date("2026-03-02T00:01:00Z"));
     expect((await play("video_010", ip)).body.counted).toBe(true);
     expect(await dayPlays("video_010", "2026-03-02")).toBe(1);
-    expect(await totalPlays("video_010")).toBe(4);
+    expect(await totalPlays("video_010")).toBe(3);
   });
 
   it("stores hashes only: no address or user agent in D1, and old visits and day keys are deleted", async () => {
@@ -47,11 +49,14 @@ describe("play counter", () => {
     vi.setSystemTime(new Date("2026-04-01T08:00:00Z"));
     const ip = uniqueIp();
     await play("video_012", ip);
-    const { results } = await env.DB.prepare("SELECT visitor FROM play_visits WHERE day = ?").bind("2026-04-01").all<{ visitor: string }>();
+    const { results } = await env.DB.prepare("SELECT visitor, address FROM play_visits WHERE day = ?")
+      .bind("2026-04-01")
+      .all<{ visitor: string; address: string }>();
     expect(results.length).toBeGreaterThan(0);
-    for (const { visitor } of results) {
+    for (const { visitor, address } of results) {
       expect(visitor).toMatch(/^[A-Za-z0-9_-]{22}$/);
-      expect(visitor).not.toContain(ip);
+      expect(address).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(visitor + address).not.toContain(ip.split("::")[0]);
     }
     vi.setSystemTime(new Date("2026-04-04T08:00:00Z"));
     await play("video_012", uniqueIp());
@@ -81,6 +86,105 @@ describe("play counter", () => {
     const row = (await res.json<JsonAnswer>()).list[0] as DetailRow;
     expect(row.vod_hits).toBe(await totalPlays("video_014"));
     expect(row.vod_hits).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("what a script cannot multiply", () => {
+  const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1";
+  const CURL = "curl/8.9.1";
+  const title = (n: number) => `video_${String(n).padStart(3, "0")}`;
+
+  it("one address with three User-Agents, other forwarded addresses, cookies or languages counts once", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-08-01T10:00:00Z"));
+    const ip = uniqueIp();
+    const answers = [];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { "User-Agent": PHONE },
+      { "User-Agent": CURL },
+      { "X-Forwarded-For": "203.0.113.7" },
+      { "X-Forwarded-For": "203.0.113.8, 198.51.100.1", "X-Real-IP": "203.0.113.9", "True-Client-IP": "203.0.113.10", Forwarded: "for=203.0.113.11" },
+      { Cookie: "anything=1", "Accept-Language": "en-US" },
+    ];
+    for (const headers of variants) {
+      answers.push((await play("video_049", ip, headers)).body.counted);
+    }
+    expect(answers).toEqual([true, false, false, false, false, false]);
+    expect(await dayPlays("video_049", "2026-08-01")).toBe(1);
+  });
+
+  it("an IPv6 address of the same /64 is the same network; another /64 or another IPv4 address is another", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-08-02T10:00:00Z"));
+    const ip = uniqueIp();
+    const [network] = ip.split("::");
+    expect((await play("video_048", ip)).body.counted).toBe(true);
+    for (const neighbour of [`${network}::1`, `${network}:ffff:ffff:ffff:ffff`, `${network}:0:0:0:beef`]) {
+      expect((await play("video_048", neighbour, { "User-Agent": CURL })).body.counted, neighbour).toBe(false);
+    }
+    expect((await play("video_048", uniqueIp())).body.counted).toBe(true);
+    expect((await play("video_048", "198.51.100.20")).body.counted).toBe(true);
+    expect((await play("video_048", "::ffff:198.51.100.20")).body.counted).toBe(false);
+    expect((await play("video_048", "198.51.100.21")).body.counted).toBe(true);
+    expect(await dayPlays("video_048", "2026-08-02")).toBe(4);
+  });
+
+  it(`a network counts at most ${PLAY_LIMIT.plays} plays an hour across titles; refused plays write nothing`, async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-08-03T10:00:00Z"));
+    const ip = uniqueIp();
+    const titles = Array.from({ length: PLAY_LIMIT.plays + 2 }, (_, i) => title(i + 1));
+    const counted = [];
+    for (const id of titles) counted.push((await play(id, ip)).body.counted);
+    expect(counted).toEqual([...Array<boolean>(PLAY_LIMIT.plays).fill(true), false, false]);
+    const refused = titles.slice(PLAY_LIMIT.plays);
+    for (const id of refused) expect(await dayPlays(id, "2026-08-03")).toBeNull();
+    // Another network is not held back; a signed-in viewer on the limited network is.
+    expect((await play(refused[0], uniqueIp())).body.counted).toBe(true);
+    const { jar } = await signUp("plays-limit", { ip: uniqueIp() });
+    expect((await play(refused[1], ip, {}, jar)).body.counted).toBe(false);
+    // An hour after its first plays, the network counts again.
+    vi.setSystemTime(new Date("2026-08-03T11:00:01Z"));
+    expect((await play(refused[1], ip)).body.counted).toBe(true);
+  });
+
+  it("signed-in viewers count by account: two accounts on one network each count, one account on two networks once", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-08-04T10:00:00Z"));
+    const home = uniqueIp();
+    const first = await signUp("plays-a", { ip: home });
+    const second = await signUp("plays-b", { ip: home });
+    expect((await play("video_047", home, {}, first.jar)).body.counted).toBe(true);
+    expect((await play("video_047", home, {}, second.jar)).body.counted).toBe(true);
+    expect((await play("video_047", uniqueIp(), {}, first.jar)).body.counted).toBe(false);
+    expect(await dayPlays("video_047", "2026-08-04")).toBe(2);
+  });
+
+  it("concurrent beacons: one count per network, the limit held, and the 排行榜 is exactly the counted plays", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-08-05T10:00:00Z"));
+    const agents = [CHROME, PHONE, CURL, "Mozilla/5.0 (Windows NT 10.0) Firefox/140.0"];
+    const networks = Array.from({ length: 5 }, () => uniqueIp());
+    const beacons = networks.flatMap((ip) => agents.map((agent) => ({ id: "video_046", ip, agent })));
+    // One more network sends the beacons of more titles than its hourly limit, all at once.
+    const busy = uniqueIp();
+    const spread = Array.from({ length: PLAY_LIMIT.plays + 10 }, (_, i) => ({ id: title(i + 1), ip: busy, agent: CHROME }));
+    const sent = [...beacons, ...spread];
+    const answers = await Promise.all(sent.map((b) => play(b.id, b.ip, { "User-Agent": b.agent })));
+
+    const countedById = new Map<string, number>();
+    answers.forEach((answer, i) => {
+      expect(answer.status).toBe(200);
+      if (answer.body.counted) countedById.set(sent[i].id, (countedById.get(sent[i].id) ?? 0) + 1);
+    });
+    expect(countedById.get("video_046")).toBe(networks.length);
+    expect(answers.slice(beacons.length).filter((a) => a.body.counted)).toHaveLength(PLAY_LIMIT.plays);
+
+    const ranking = await (await call("GET", "/api/ranking?period=day", { env: NO_CACHE })).json<RankingData>();
+    expect(new Map(ranking.items.map((item) => [item.id, item.views]))).toEqual(countedById);
+    const sum = await env.DB.prepare("SELECT SUM(plays) AS plays FROM title_plays WHERE day = ?").bind("2026-08-05").first<number>("plays");
+    expect(sum).toBe(networks.length + PLAY_LIMIT.plays);
   });
 });
 

@@ -2,9 +2,11 @@
  * Per-account sign-in throttling (OWASP authentication cheat sheet, "account lockout"): after
  * 5 wrong passwords for one e-mail address within 15 minutes, every password attempt for that
  * address is refused for 1 minute, then 2, 4, … (each wrong password after a lock doubles the
- * next one), from any visitor address and whatever the password. Unknown addresses are counted
- * the same way, so the answer never tells whether an account exists. A successful sign-in or a
- * password reset clears the record.
+ * next one), from any visitor address and whatever the password — except from a device that
+ * signed in to the account before, which has a record of its own (known-devices.ts: a
+ * stranger's wrong passwords cannot keep the owner out). Unknown addresses are counted the same
+ * way, so the answer never tells whether an account exists. A successful sign-in clears the
+ * record it counted against; a password reset clears the account's.
  */
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_MS = 15 * 60_000;

@@ -5,7 +5,8 @@ import { EMPTY_LIBRARY, parseLibrary, type Library } from "../../shared/library"
 import type { AppContext, AppEnv } from "../app-env";
 import { knownLibrary } from "../catalogue/titles";
 import { limitBody } from "../request-body";
-import { noteSignIn, signInLockSeconds } from "./sign-in-throttle";
+import { rememberThisDevice } from "./known-device";
+import { noteSignInAttempt, signInLockSeconds } from "./sign-in-throttle";
 import { credentialsOf, readAuthBody } from "./body";
 import { isCrossSiteRequest } from "./csrf";
 import { deviceRoutes } from "./devices";
@@ -52,12 +53,14 @@ authApi.post("/sign-in", async (c) => {
   const lockSeconds = await signInLockSeconds(c, email);
   if (lockSeconds > 0) return body.form ? back("too_many_attempts") : jsonError(c, 429, "too_many_attempts");
   const { data, error } = await session.client.auth.signInWithPassword({ email, password });
-  if (error?.code === "invalid_credentials" || (!error && isUser(data.user))) await noteSignIn(c, email, error ? "wrong_password" : "success");
+  if (error?.code === "invalid_credentials" || (!error && isUser(data.user))) await noteSignInAttempt(c, email, error ? "wrong_password" : "success");
   if (error || !isUser(data.user)) {
     if (body.form) return back(error?.code ?? "unknown");
     // A success without a user is not an answer of a working account service.
     return error ? serviceError(c, error) : unavailable(c, "sign-in answered without a user");
   }
+  // This browser now knows the password: the account's lock will not keep it out (known-device.ts).
+  await rememberThisDevice(c, session, email);
   if (body.form) return formRedirect(c, session, next);
   return applySession(session, c.json({ user: toSessionUser(data.user), library: libraryOf(data.user) }));
 });

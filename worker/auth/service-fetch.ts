@@ -7,6 +7,8 @@
 import { clientAddress, clientCountry } from "../client-address";
 import { configOf } from "../config";
 import { accountServiceFetch, accountServiceOptions } from "../account-service/index";
+import { DEVICE_HEADER } from "../account-service/known-devices";
+import { knownDeviceToken } from "./known-device";
 import type { AppContext } from "../app-env";
 
 /** Statuses after which a token refresh is tried again (spec: 502, 503, 504; and a rate limit). */
@@ -133,6 +135,9 @@ export function serviceEndpoint(c: AppContext): ServiceEndpoint {
   if (country) forwarded["CF-IPCountry"] = country;
   const userAgent = visitor.get("User-Agent");
   if (userAgent) forwarded["User-Agent"] = userAgent.slice(0, 512);
+  // The device token (its cookie), so that a device that signed in before is not held by the account's lock.
+  const device = knownDeviceToken(c);
+  if (device) forwarded[DEVICE_HEADER] = device;
   const withVisitor = (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     for (const [name, value] of Object.entries(forwarded)) request.headers.set(name, value);

@@ -4,17 +4,20 @@
  * - GET /api/page/{path}?{query}: the loader data of the catalogue page at /{path}?{query} (home,
  *   listings, search, detail) — what the server render used, as JSON, edge-cached. A client
  *   navigation fetches this and nothing else (client/page-data.ts), and links prefetch it on intent.
- * - GET /api/titles?ids=a,b,…: cards of the given titles (favourites and history on /profile).
+ * - GET /api/titles?ids=a,b,…: cards of the given titles (favourites and history on /profile):
+ *   at most MAX_TITLE_IDS distinct ids (duplicates count once, malformed ids are left out); more
+ *   is a 400 (the browser asks in pages, shared/components/useTitleCards.ts).
  */
 import { Hono } from "hono";
 import { isRouteErrorResponse } from "react-router";
 import { isTitleId } from "../../shared/catalogue/categories";
 import type { LibraryCard } from "../../shared/catalogue/card";
+import { MAX_TITLE_IDS } from "../../shared/catalogue/title-ids";
 import type { AppContext, AppEnv } from "../app-env";
 import { cachedJson } from "../edge-answers";
 import { anonymousRootData, siteHandler, type ServerLoaderContext } from "../ssr";
 import { episodeNamesOf } from "./episode-names";
-import { cardsByIds, MAX_IDS } from "./titles";
+import { cardsByIds } from "./titles";
 
 /** Listing and detail data: a minute fresh in browsers (prefetched data is reused), five at the edge. */
 export const PAGE_DATA_CACHE = "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
@@ -71,7 +74,10 @@ catalogueApi.get("/page/*", (c) => {
 });
 
 catalogueApi.get("/titles", (c) => {
-  const ids = (c.req.query("ids") ?? "").split(",").filter(isTitleId).slice(0, MAX_IDS);
+  const ids = [...new Set((c.req.query("ids") ?? "").split(",").filter(isTitleId))];
+  if (ids.length > MAX_TITLE_IDS) {
+    return c.json({ error: { code: "too_many_ids", message: `一次最多查询${MAX_TITLE_IDS}部作品` } }, 400, { "Cache-Control": "no-store" });
+  }
   const key = new URL("/api/titles", c.req.url);
   key.searchParams.set("ids", ids.join(","));
   return cachedJson(c, key, PAGE_DATA_CACHE, async () => {

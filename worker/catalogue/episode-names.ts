@@ -11,13 +11,16 @@ interface NameRow {
   name: string;
 }
 
-/** Episode names by title id, then by episode number ("1", "2" …). One query. */
+/**
+ * Episode names by title id, then by episode number ("1", "2" …). One query whatever the number
+ * of ids: they are one JSON parameter (D1 binds at most 100 per statement), duplicates once.
+ */
 export async function episodeNamesOf(db: D1Database, ids: readonly string[]): Promise<Map<string, Record<string, string>>> {
   const names = new Map<string, Record<string, string>>();
   if (ids.length === 0) return names;
   const result = await db
-    .prepare(`SELECT title_id, number, name FROM episodes WHERE name IS NOT NULL AND title_id IN (${ids.map(() => "?").join(",")}) ORDER BY title_id, number`)
-    .bind(...ids)
+    .prepare("SELECT title_id, number, name FROM episodes WHERE name IS NOT NULL AND title_id IN (SELECT value FROM json_each(?)) ORDER BY title_id, number")
+    .bind(JSON.stringify([...new Set(ids)]))
     .all<NameRow>();
   for (const row of resultsOf<NameRow>(result)) {
     const byNumber = names.get(row.title_id) ?? {};

@@ -11,6 +11,8 @@ import { isEnded, type FeedTitle } from "./source";
 /** MacCMS's default page size and the most rows a page may hold. */
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+/** The most distinct vod_ids one request may name (ids=…): more is a 400, never a silent cut. */
+export const MAX_IDS = 100;
 
 /** Source codes: the HLS master playlist first (what apps should play), the progressive MP4 second. */
 export const PLAY_SOURCES = ["m3u8", "mp4"] as const;
@@ -25,7 +27,7 @@ export interface ProvideRequest {
   typeId?: number;
   keyword?: string;
   hours?: number;
-  /** Title ids asked for with ids=1,2 (video_001, video_002). */
+  /** Title ids asked for with ids=1,2 (video_001, video_002), each once (1 and 01 are one). Over MAX_IDS: the answer is a 400. */
   ids?: string[];
   yearFrom?: number;
   yearTo?: number;
@@ -66,7 +68,6 @@ export function parseProvideRequest(params: URLSearchParams, atXml = false): Pro
     .split(",")
     .map((s) => positive(s, 9_999_999))
     .filter((n): n is number => n !== undefined)
-    .slice(0, MAX_PAGE_SIZE)
     .map(titleIdOf);
   const from = (get("from") ?? "")
     .split(",")
@@ -83,7 +84,7 @@ export function parseProvideRequest(params: URLSearchParams, atXml = false): Pro
     typeId: positive(get("t"), 1_000_000),
     keyword: keyword || undefined,
     hours: positive(get("h"), 1_000_000),
-    ids: ids.length > 0 ? ids : undefined,
+    ids: ids.length > 0 ? [...new Set(ids)] : undefined,
     yearFrom,
     yearTo,
     ended: isend === "1" ? true : isend === "0" ? false : undefined,

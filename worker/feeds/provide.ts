@@ -8,7 +8,7 @@ import { siteConfigFrom } from "../../shared/site-config";
 import type { AppContext, AppEnv } from "../app-env";
 import { totalPlays } from "../plays/store";
 import { cachedText } from "../edge-answers";
-import { detailRow, jsonAnswer, listRow, parseProvideRequest, xmlAnswer, type ProvideRequest, type RowContext } from "./maccms";
+import { detailRow, jsonAnswer, listRow, MAX_IDS, parseProvideRequest, xmlAnswer, type ProvideRequest, type RowContext } from "./maccms";
 import { feedSource } from "./d1-source";
 import type { FeedSource, TitlePage } from "./source";
 
@@ -51,6 +51,10 @@ export async function provideAnswer(source: FeedSource, db: D1Database, req: Pro
 export function provideApi(source: (env: Env) => FeedSource = feedSource) {
   const handle = async (c: AppContext, atXml: boolean) => {
     const req = parseProvideRequest(new URL(c.req.url).searchParams, atXml);
+    if (req.ids && req.ids.length > MAX_IDS) {
+      // MacCMS's own shape for a refusal (code 0), readable cross-origin like every answer.
+      return c.json({ code: 0, msg: `ids 一次最多${MAX_IDS}个` }, 400, { "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" });
+    }
     const origin = siteConfigFrom(c.env, new URL(c.req.url).origin).origin;
     // The key is the parsed request (equivalent URLs share an entry) and the site origin the URLs name;
     // `h` moves with the clock, so such answers are keyed per minute.

@@ -1,22 +1,31 @@
 /**
  * POST /api/plays/:id — the player's beacon once a title has really played for a while
- * (shared/player/usePlayBeacon.ts); counted once per visitor per title per UTC day.
+ * (shared/player/usePlayBeacon.ts); counted once per viewer (account, else network) per title per
+ * UTC day, at most PLAY_LIMIT plays per network an hour. The answer is {"counted": true|false}:
+ * a repeat and a play over the limit look the same.
  * GET /api/ranking?period=day|week|month — the 排行榜 as JSON (the page's loader in the browser).
  */
 import { Hono } from "hono";
 import { parsePeriod, utcDay } from "../../shared/ranking";
 import type { AppEnv } from "../app-env";
+import type { AppContext } from "../app-env";
 import { isCrossSiteRequest } from "../auth/csrf";
+import { createRequestSession, userFromStoredToken } from "../auth/session";
 import { cachedText } from "../edge-answers";
-import { feedSource } from "../feeds/d1-source";
 import { rankingOf } from "./ranking";
 import { recordPlay } from "./store";
-import { visitorHash } from "./visitor";
+import { playKeys } from "./visitor";
 
 /** Rankings move slowly: a minute fresh, then served stale while one request refreshes it. */
 export const RANKING_CACHE = "public, max-age=60, s-maxage=60, stale-while-revalidate=300";
 
 const error = (code: string, message: string) => ({ error: { code, message } });
+
+/** The signed-in viewer's account id, from the session's access token (no refresh: a beacon never changes the session). */
+async function viewerAccount(c: AppContext): Promise<string | null> {
+  const session = createRequestSession(c);
+  return session.hasCookie ? ((await userFromStoredToken(session))?.id ?? null) : null;
+}
 
 export const playsApi = new Hono<AppEnv>();
 
@@ -24,11 +33,13 @@ playsApi.post("/plays/:id", async (c) => {
   c.header("Cache-Control", "no-store");
   if (isCrossSiteRequest(c.req.raw)) return c.json(error("cross_site", "请求来源无效"), 403);
   const id = c.req.param("id");
-  if (!/^video_\d{3,7}$/.test(id) || (await feedSource(c.env).byIds([id])).length === 0) return c.json(error("not_found", "视频不存在"), 404);
-  const day = utcDay(Date.now());
-  const visitor = await visitorHash(c.env.DB, day, c.req.raw.headers);
-  const counted = await recordPlay(c.env.DB, id, visitor, day);
-  return c.json({ counted });
+  if (!/^video_\d{3,7}$/.test(id)) return c.json(error("not_found", "视频不存在"), 404);
+  const nowMs = Date.now();
+  const day = utcDay(nowMs);
+  const keys = await playKeys(c.env.DB, day, c.req.raw.headers, await viewerAccount(c));
+  const outcome = await recordPlay(c.env.DB, { titleId: id, day, nowMs, ...keys });
+  if (outcome === "unknown_title") return c.json(error("not_found", "视频不存在"), 404);
+  return c.json({ counted: outcome === "counted" });
 });
 
 playsApi.get("/ranking", (c) => {

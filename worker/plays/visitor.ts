@@ -1,20 +1,35 @@
 /**
- * Who a play counts for, without storing who they are: HMAC-SHA256 over the visitor's address
- * and user agent, keyed with a random salt of the UTC day (table play_salts). The salt is
- * deleted two days later (worker/plays/store.ts), after which a stored hash cannot be tied to
- * an address any more, nor the same visitor recognised across days. See docs/decisions/0051-play-counter.md.
+ * Who a play counts for, without storing who they are. Keys are HMAC-SHA256 with a random salt of
+ * the UTC day (table play_salts), truncated to 128 bits:
+ *
+ * - the network: the visitor's address as Cloudflare reports it (CF-Connecting-IP), an IPv4
+ *   address or an IPv6 /64 (shared/address-prefix.ts). Never a header the client chooses: a
+ *   script that changes its User-Agent, X-Forwarded-For or cookies is the same network;
+ * - the viewer: a signed-in viewer's account id (a household's accounts count apart, a phone
+ *   moving between networks counts once), else the network.
+ *
+ * The salt is deleted two days later (worker/plays/store.ts), after which a stored key cannot be
+ * tied to an address or account any more, nor one visitor recognised across days.
+ * See docs/decisions/0051-play-counter.md.
  */
+import { addressPrefix } from "../../shared/address-prefix";
 import { bytesToBase64Url, randomBytes, utf8 } from "../account-service/encoding";
 import { clientAddress } from "../client-address";
 
 const keys = new Map<string, Promise<CryptoKey>>();
 
+const readSalt = (db: D1Database, day: string) => db.prepare("SELECT salt FROM play_salts WHERE day = ?").bind(day).first<{ salt: string }>();
+
 async function loadKey(db: D1Database, day: string): Promise<CryptoKey> {
-  await db
-    .prepare("INSERT OR IGNORE INTO play_salts (day, salt) VALUES (?, ?)")
-    .bind(day, bytesToBase64Url(randomBytes(32)))
-    .run();
-  const row = await db.prepare("SELECT salt FROM play_salts WHERE day = ?").bind(day).first<{ salt: string }>();
+  // Read first: only the first play of the day (per isolate) writes.
+  let row = await readSalt(db, day);
+  if (!row) {
+    await db
+      .prepare("INSERT OR IGNORE INTO play_salts (day, salt) VALUES (?, ?)")
+      .bind(day, bytesToBase64Url(randomBytes(32)))
+      .run();
+    row = await readSalt(db, day);
+  }
   if (!row) throw new Error(`play salt of ${day} is missing`);
   return crypto.subtle.importKey("raw", utf8.encode(row.salt), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
@@ -31,10 +46,21 @@ function dayKey(db: D1Database, day: string): Promise<CryptoKey> {
   return key;
 }
 
-/** The visitor's hash for `day`: 128 bits of HMAC(salt, address + "\n" + user agent), base64url. */
-export async function visitorHash(db: D1Database, day: string, headers: Headers): Promise<string> {
-  const key = await dayKey(db, day);
-  const input = `${clientAddress(headers)}\n${(headers.get("User-Agent") ?? "").slice(0, 512)}`;
+async function keyed(key: CryptoKey, input: string): Promise<string> {
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8.encode(input)));
   return bytesToBase64Url(mac.slice(0, 16));
+}
+
+export interface PlayKeys {
+  /** Whom the once-per-title-per-day rule counts: the account, else the network. */
+  viewer: string;
+  /** The network the per-address limit counts. */
+  network: string;
+}
+
+/** The keys of a play on `day` from the request's address and, when signed in, `userId`. */
+export async function playKeys(db: D1Database, day: string, headers: Headers, userId: string | null): Promise<PlayKeys> {
+  const key = await dayKey(db, day);
+  const network = await keyed(key, `network\n${addressPrefix(clientAddress(headers))}`);
+  return { network, viewer: userId ? await keyed(key, `account\n${userId}`) : network };
 }

@@ -10,8 +10,11 @@ export const PASSWORD = "secret-pass-1";
 
 const runTag = crypto.randomUUID().slice(0, 4);
 let ipSeq = 0;
-/** An address nobody else in this run uses, so rate-limit counters never collide. */
-export const uniqueIp = () => `2001:db8:${runTag}:ac::${(++ipSeq).toString(16)}`;
+/**
+ * An address nobody else in this run uses, so rate-limit counters never collide: each in its own
+ * IPv6 /64 (the play counter counts a /64 as one network).
+ */
+export const uniqueIp = () => `2001:db8:${runTag}:${(++ipSeq).toString(16)}::ac`;
 export const uniqueEmail = (tag: string) => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 export type Jar = Map<string, string>;

@@ -7,6 +7,7 @@ import { emailNotConfirmed, invalidCredentials, phoneDisabled, refreshTokenNotFo
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../password";
 import { RATE_LIMITS, enforceRateLimit } from "../rate-limit";
 import { readJsonObject, stringField } from "../request";
+import { DEVICE_HEADER, deviceToken, throttleLane } from "../known-devices";
 import { clearFailuresStatement, lockRemaining, readFailures, recordFailure } from "../throttle";
 import { REFRESH_TOKEN_PATTERN, findRefreshToken, newSession, pruneEndedSessionsStatements, rotateRefreshToken, sessionResponse } from "../tokens";
 import { findUserByEmail, touchSignInStatement } from "../users";
@@ -22,7 +23,10 @@ async function passwordGrant(svc: Service, c: Context, nowMs: number): Promise<R
   if (!rawEmail) throw phone ? phoneDisabled("Phone logins") : validationFailed("missing email or phone");
 
   const email = rawEmail.toLowerCase().slice(0, 255);
-  const failures = await readFailures(svc.db, email);
+  // A device that signed in to this account before has its own record: the account's lock (wrong
+  // passwords from elsewhere) does not keep it out (known-devices.ts).
+  const lane = await throttleLane(svc.db, email, deviceToken(c.req.header(DEVICE_HEADER)), nowMs);
+  const failures = await readFailures(svc.db, lane.key);
   const locked = lockRemaining(failures, nowMs);
   if (locked > 0) throw tooManyAttempts(locked / 1000);
 
@@ -30,7 +34,7 @@ async function passwordGrant(svc: Service, c: Context, nowMs: number): Promise<R
   // Unknown users are checked against a dummy hash: same answer, similar time.
   const matches = await verifyPassword(password, user?.encrypted_password ?? DUMMY_PASSWORD_HASH);
   if (!user || !matches) {
-    await recordFailure(svc.db, email, failures, nowMs);
+    await recordFailure(svc.db, lane.key, failures, nowMs);
     throw invalidCredentials();
   }
   if (!user.email_confirmed_at) throw emailNotConfirmed();
@@ -41,7 +45,7 @@ async function passwordGrant(svc: Service, c: Context, nowMs: number): Promise<R
     ...pruneEndedSessionsStatements(svc.db, user.id, nowMs, svc.policy),
     ...created.statements,
     touchSignInStatement(svc.db, user.id, now),
-    ...(failures ? [clearFailuresStatement(svc.db, email)] : []),
+    ...(failures ? [clearFailuresStatement(svc.db, lane.key)] : []),
   ]);
   const signedIn: UserRow = { ...user, last_sign_in_at: now, updated_at: now };
   return json(await sessionResponse(await svc.tokenContext(nowMs), signedIn, created.session, created.refreshToken));
