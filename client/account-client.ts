@@ -13,6 +13,7 @@ interface ApiBody {
   user?: SessionUser | null;
   library?: unknown;
   confirmationRequired?: boolean;
+  otherAccount?: boolean;
   error?: { code?: string; message?: string };
 }
 
@@ -118,8 +119,10 @@ export class AccountClient implements AccountActions {
       if (status !== 200) return { user: null, error: AccountClient.failure(status, body) };
       const user = body.user ?? null;
       const library = body.library ? parseLibrary(body.library) : null;
-      if (user) this.set("SIGNED_IN", user, library, true);
-      return { user, error: null, confirmationRequired: body.confirmationRequired ?? false, library };
+      const otherAccount = body.otherAccount ?? false;
+      // A link of another account leaves this browser signed in as it was: nothing to announce.
+      if (user && !otherAccount) this.set("SIGNED_IN", user, library, true);
+      return { user, error: null, confirmationRequired: body.confirmationRequired ?? false, library, otherAccount };
     } catch (error) {
       console.error(`${path} failed`, error);
       return { user: null, error: { code: "network", message: authErrorMessage(null) } };

@@ -12,7 +12,7 @@ import {
   type PlayerPrefs,
 } from "../shared/library";
 import { afterIslandsHydrate } from "../shared/island-hydration";
-import { LIBRARY_KEY, PREFS_KEY } from "../shared/stored-prefs";
+import { LIBRARY_KEY, LIBRARY_OWNER_KEY, PREFS_KEY } from "../shared/stored-prefs";
 
 /** Fired on `window` when this tab writes the library, so every provider of the tab re-reads it. */
 export const LOCAL_CHANGE = "yingshi:library-change";
@@ -61,6 +61,26 @@ export function writeStoredLibrary(library: Library): boolean {
   const ok = writeJson(LIBRARY_KEY, library) || writeJson(LIBRARY_KEY, { ...library, history: library.history.slice(0, 20) });
   if (ok) window.dispatchEvent(new Event(LOCAL_CHANGE));
   return ok;
+}
+
+/** The account id the stored library belongs to, or null (collected while signed out). */
+export function readLibraryOwner(): string | null {
+  try {
+    return storage()?.getItem(LIBRARY_OWNER_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Records (or, with null, forgets) the account the stored library belongs to. */
+export function writeLibraryOwner(owner: string | null): void {
+  try {
+    const store = storage();
+    if (owner === null) store?.removeItem(LIBRARY_OWNER_KEY);
+    else store?.setItem(LIBRARY_OWNER_KEY, owner);
+  } catch {
+    // storage refused: the library then counts as nobody's, as before this marker existed
+  }
 }
 
 export function readStoredPrefs(): PlayerPrefs {

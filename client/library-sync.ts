@@ -1,6 +1,6 @@
-import { EMPTY_LIBRARY, mergeLibraries, type Library } from "../shared/library";
+import { EMPTY_LIBRARY, librarySyncStep, mergeLibraries, type Library } from "../shared/library";
 import type { AccountClient } from "./account-client";
-import { LOCAL_CHANGE, readStoredLibrary, writeStoredLibrary } from "./library-provider";
+import { LOCAL_CHANGE, readLibraryOwner, readStoredLibrary, writeLibraryOwner, writeStoredLibrary } from "./library-provider";
 
 /** A favourite is saved to the account this long after the last change… */
 const FAVOURITE_SAVE_DELAY_MS = 800;
@@ -14,6 +14,10 @@ const same = (a: Library | null, b: Library | null) => JSON.stringify(a) === JSO
  * at sign-in (and on a page load while signed in) the two are merged; every
  * later change in this tab is saved to the account; sign-out forgets the
  * account's data in this browser (a shared computer must not keep it).
+ *
+ * The browser remembers which account its library mirrors (LIBRARY_OWNER_KEY). A library that
+ * belongs to another account than the one now signed in — the session changed without this
+ * browser's sign-out — is never pushed into it: the account's own library replaces it instead.
  */
 export function startLibrarySync(account: AccountClient): void {
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -27,13 +31,15 @@ export function startLibrarySync(account: AccountClient): void {
     if (!same(local, account.savedLibrary())) void account.saveLibrary(local, keepalive);
   };
 
-  const mergeWithAccount = () => {
+  const mergeWithAccount = (userId: string) => {
     const saved = account.savedLibrary() ?? EMPTY_LIBRARY;
-    const merged = mergeLibraries(readStoredLibrary(), saved);
+    const step = librarySyncStep(readLibraryOwner(), userId);
+    const merged = step === "merge" ? mergeLibraries(readStoredLibrary(), saved) : saved;
     applying = true;
     writeStoredLibrary(merged);
+    writeLibraryOwner(userId);
     applying = false;
-    if (!same(merged, saved)) void account.saveLibrary(merged);
+    if (step === "merge" && !same(merged, saved)) void account.saveLibrary(merged);
   };
 
   window.addEventListener(LOCAL_CHANGE, () => {
@@ -52,12 +58,14 @@ export function startLibrarySync(account: AccountClient): void {
   });
 
   account.onAuthStateChange((event) => {
-    if (event === "SIGNED_IN" || (event === "INITIAL_SESSION" && account.currentUser())) mergeWithAccount();
+    const user = account.currentUser();
+    if (user && (event === "SIGNED_IN" || event === "INITIAL_SESSION")) mergeWithAccount(user.id);
     if (event === "SIGNED_OUT") {
       if (timer) clearTimeout(timer);
       pending = false;
       applying = true;
       writeStoredLibrary(EMPTY_LIBRARY);
+      writeLibraryOwner(null);
       applying = false;
     }
   });

@@ -15,6 +15,8 @@ export interface AuthResult {
   /** Sign-up only: the account must confirm its e-mail before signing in. */
   confirmationRequired?: boolean;
   library?: Library | null;
+  /** An e-mail link of another account was used while signed in: the browser stays signed in as `user`. */
+  otherAccount?: boolean;
 }
 
 /** What pages can ask of the account (the browser implements it over /api/auth/*). */

@@ -10,6 +10,16 @@ export const RESET_MAIL_SENT = "如果该邮箱已注册，我们已发送重设
 export const CONFIRMATION_MAIL_SENT = "如果该邮箱尚未验证，我们已重新发送验证邮件，请查收。";
 export const SIGN_UP_SUCCESS = "注册成功！如已开启邮箱验证，请查收邮件中的验证链接后再登录。";
 
+/** What a signed-in visitor reads before using an e-mail link: it may belong to another account, and nothing switches. */
+export function signedInWarning(email: string): string {
+  return `您当前已登录为 ${email}。如果此链接属于另一个账号，确认后不会切换账号：您仍保持当前登录，只完成那个账号的确认。`;
+}
+
+/** What a signed-in visitor reads after using an e-mail link of another account. */
+export function otherAccountNotice(email: string | null, done = "完成确认"): string {
+  return `此链接属于另一个账号，已为该账号${done}。${email ? `您仍登录为 ${email}，没有切换账号。` : ""}如需使用那个账号，请先退出登录，再用它的邮箱和密码登录。`;
+}
+
 const MESSAGES: Record<string, string> = {
   invalid_credentials: "邮箱或密码错误",
   user_already_exists: "该邮箱已注册，请直接登录",
@@ -33,6 +43,7 @@ const MESSAGES: Record<string, string> = {
   csrf: "请求来源无效，请刷新页面后重试",
   service_unavailable: "账号服务暂时不可用，请稍后重试",
   not_signed_in: "请先登录",
+  site_url_missing: "网站地址（SITE_URL）尚未配置，暂时无法发送邮件，请联系网站管理员",
 };
 
 /** The Chinese message for an error code; unknown codes get the generic message. */

@@ -30,15 +30,52 @@ function modeOf(value: string | null): AuthMode {
   return value === "signup" || value === "forgot" ? value : "signin";
 }
 
+/** After an e-mail link was used while the browser is signed in as another account (?notice=other-account). */
+export type LinkNotice = "other-account";
+
+function linkNoticeOf(url: URL): LinkNotice | null {
+  return url.searchParams.get("notice") === "other-account" ? "other-account" : null;
+}
+
 /** What the /auth/reset page (new password from an e-mail link) shows. */
 export interface ResetPageData {
   tokenHash: string;
   errorCode: string | null;
+  notice: LinkNotice | null;
 }
 
 export function resetPageData(url: URL): ResetPageData {
   return {
     tokenHash: (url.searchParams.get("token_hash") ?? "").slice(0, 256),
     errorCode: url.searchParams.get("error")?.slice(0, 64) ?? null,
+    notice: linkNoticeOf(url),
+  };
+}
+
+/** The page an e-mail link of sign-up confirmation or e-mail change opens; its button POSTs /api/auth/verify. */
+export const CONFIRM_PATH = "/auth/confirm";
+
+/** The e-mail links that sign in when used. */
+export type LinkType = "signup" | "email_change";
+
+export function isLinkType(value: unknown): value is LinkType {
+  return value === "signup" || value === "email_change";
+}
+
+/** What the /auth/confirm page shows. */
+export interface ConfirmPageData {
+  tokenHash: string;
+  type: LinkType | null;
+  errorCode: string | null;
+  notice: LinkNotice | null;
+}
+
+export function confirmPageData(url: URL): ConfirmPageData {
+  const type = url.searchParams.get("type");
+  return {
+    tokenHash: (url.searchParams.get("token_hash") ?? "").slice(0, 256),
+    type: isLinkType(type) ? type : null,
+    errorCode: url.searchParams.get("error")?.slice(0, 64) ?? null,
+    notice: linkNoticeOf(url),
   };
 }

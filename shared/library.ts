@@ -157,6 +157,16 @@ export function mergeLibraries(a: Library, b: Library): Library {
   return { favourites, history: normaliseHistory([...a.history, ...b.history]) };
 }
 
+/**
+ * What the browser does with its library when an account is signed in: "merge" it into the account
+ * when it belongs to nobody yet (collected while signed out) or to this same account; "adopt" the
+ * account's library, pushing nothing, when it belongs to another account — a session this browser
+ * did not sign in to by the visitor's own action must never receive another account's library.
+ */
+export function librarySyncStep(owner: string | null, userId: string): "merge" | "adopt" {
+  return owner === null || owner === userId ? "merge" : "adopt";
+}
+
 function parseEntry(raw: unknown): HistoryEntry | null {
   if (!raw || typeof raw !== "object") return null;
   const { id, episode, position, duration, updatedAt } = raw as Record<string, unknown>;

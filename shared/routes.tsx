@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
 import { infoLoader, notFoundLoader, type CatalogueLoaders } from "./loaders";
-import { authPageData, resetPageData, type AuthPageData } from "./auth-page-data";
+import { authPageData, confirmPageData, resetPageData, type AuthPageData } from "./auth-page-data";
 import { PageError } from "./pages/NotFoundPages";
 import type { ProfileData } from "./pages/ProfilePage";
 import type { SessionUser } from "./session-user";
@@ -119,6 +119,11 @@ export function createRoutes({ rootLoader, sessionUser, catalogue, ranking }: Ro
               path: "auth/reset",
               loader: ({ request }: LoaderFunctionArgs) => resetPageData(new URL(request.url)),
               ...lazyPage("shared/pages/ResetPasswordPage.tsx", () => import("./pages/ResetPasswordPage").then((m) => ({ Component: m.ResetPasswordPage }))),
+            },
+            {
+              path: "auth/confirm",
+              loader: ({ request }: LoaderFunctionArgs) => confirmPageData(new URL(request.url)),
+              ...lazyPage("shared/pages/ConfirmLinkPage.tsx", () => import("./pages/ConfirmLinkPage").then((m) => ({ Component: m.ConfirmLinkPage }))),
             },
             {
               path: "profile",

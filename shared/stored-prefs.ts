@@ -8,6 +8,8 @@
 /** localStorage keys. */
 export const LIBRARY_KEY = "yingshi:library";
 export const PREFS_KEY = "yingshi:prefs";
+/** Id of the account whose library LIBRARY_KEY mirrors; absent while the library belongs to nobody (client/library-sync.ts). */
+export const LIBRARY_OWNER_KEY = "yingshi:library-owner";
 
 /** 清晰度 choice: automatic (adaptive) or a rendition height such as 720. */
 export type QualityChoice = "auto" | number;

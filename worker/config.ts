@@ -5,6 +5,7 @@
  * (worker/index.ts answers 503 and logs the message).
  */
 import * as v from "valibot";
+import { isLocalHost } from "./local-host";
 
 const TRUE_WORDS = ["1", "true", "yes", "on"];
 const FALSE_WORDS = ["0", "false", "no", "off"];
@@ -151,3 +152,23 @@ export function configOf(env: Env): Config {
   if (!result.ok) throw new Error(result.message);
   return result.config;
 }
+
+/**
+ * The origin that links in account e-mails point at: SITE_URL's origin when it is set (a live
+ * site: `npm run deploy` sets it), else — local development only — the origin of a request to
+ * localhost or 127.0.0.1. Otherwise null: a link is never built from the request's Host header,
+ * which anyone can set (`wrangler dev` and some proxies pass any Host through).
+ */
+export function mailLinkOrigin(config: Config, requestUrl: string): string | null {
+  if (config.SITE_URL) return new URL(config.SITE_URL).origin;
+  try {
+    const url = new URL(requestUrl);
+    return isLocalHost(url.hostname) ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The `config:` log line of an e-mail that could not be sent because SITE_URL is unset. */
+export const SITE_URL_MISSING_LOG =
+  "config: SITE_URL is not set and the request is not from localhost — account e-mails are not sent (their links would come from the request's Host header); set SITE_URL to the site's address";

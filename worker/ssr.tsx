@@ -91,6 +91,9 @@ function closedOnError(stream: ReadableStream<Uint8Array>, path: string): Readab
 /** Route modules whose page plays a stream (the detail page's player). */
 const STREAM_PAGES = new Set(["shared/pages/VideoPage.tsx"]);
 /** The hls.js build the player imports (shared/player/engine-choice.ts, loadHls). */
+/** Pages whose HTML holds an e-mail link's token (/auth/confirm, /auth/reset): never stored anywhere. */
+const CARRIES_LINK_TOKEN = /^\/auth\/(?:confirm|reset)\/?$/;
+
 const HLS_MODULE = "node_modules/hls.js/dist/hls.light.mjs";
 /** The player island (shared/player/PlayerIsland.tsx): it takes over the early hls.js playback when it hydrates. */
 const PLAYER_MODULE = "shared/player/VideoPlayer.tsx";
@@ -205,7 +208,8 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     );
     if (isCrawler(request.headers.get("user-agent"))) await stream.allReady;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
-    headers.set("Cache-Control", root.user ? "private, no-store" : ANONYMOUS_HTML_CACHE);
+    // Pages that carry an e-mail link's token (and a signed-in visitor's pages) are kept by no cache.
+    headers.set("Cache-Control", root.user || CARRIES_LINK_TOKEN.test(path) ? "private, no-store" : ANONYMOUS_HTML_CACHE);
     if (root.user) headers.set("Vary", "Cookie");
     const links = streamStartLinks(context.matches, context.loaderData, context.statusCode, url);
     if (links) headers.set("Link", links);

@@ -7,7 +7,9 @@
  *      (wrangler.toml carries no account ids; `wrangler deploy` links them by name);
  *   4. apply the D1 migrations remotely and import the catalogue into D1;
  *   5. deploy the worker (Durable Object classes and their migrations included) with every
- *      secret that is missing generated at random: AUTH_JWT_SECRET and MEDIA_UPLOAD_TOKEN;
+ *      secret that is missing generated at random: AUTH_JWT_SECRET and MEDIA_UPLOAD_TOKEN; and
+ *      with SITE_URL (the site's address: links in account e-mails) and AUTH_AUTO_CONFIRM=false
+ *      where the site can send mail (shared/deploy/site-vars.ts says what each choice means);
  *   6. upload the media the catalogue references and the bucket lacks or holds with other bytes,
  *      through the worker's upload endpoint (docs/decisions/0052-media-upload-path.md);
  *   7. check the live site: home, one master playlist, one segment, one cover.
@@ -26,6 +28,7 @@ import { chmod, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { describeAction, planMedia, planResources, referencedMedia, type Action, type Existing, type MediaPlan } from "../../shared/deploy/plan";
+import { chooseSiteUrl, planSiteVars, readTomlSettings, type TomlSettings } from "../../shared/deploy/site-vars";
 import { checkCatalogueFile, CATALOGUE_FILE } from "../catalogue/check";
 import { packTitles } from "../media/titles";
 import { checkReport, checkSite } from "./checks";
@@ -56,6 +59,17 @@ export const TOKEN_FILE = path.join(REPO_ROOT, ".wrangler", "deploy", "media-upl
 const RESUME_FILE = path.join(REPO_ROOT, ".wrangler", "deploy", "multipart.json");
 
 const randomSecret = () => randomBytes(48).toString("base64url");
+/** The address of the last deploy (written below; `catalogue add --remote` reads it too). */
+const SITE_URL_FILE = path.join(path.dirname(TOKEN_FILE), "site-url");
+
+async function tomlSettings(): Promise<TomlSettings> {
+  return readTomlSettings(await readFile(path.join(REPO_ROOT, "wrangler.toml"), "utf8"));
+}
+
+async function knownSiteUrl(): Promise<string | null> {
+  if (!existsSync(SITE_URL_FILE)) return null;
+  return (await readFile(SITE_URL_FILE, "utf8")).trim() || null;
+}
 
 /** The D1 catalogue import (DATA's `npm run catalogue -- import --remote`); skipped with a note where this version lacks it. */
 export async function importCatalogueRemote(log: (line: string) => void, config?: string): Promise<void> {
@@ -161,6 +175,9 @@ export async function deploy(argv: readonly string[], log: (line: string) => voi
     const plan = planMedia(references, local, new Map());
     for (const line of mediaSummary(plan, references.size)) log(line.replace(/^ {2}upload/, "  would upload at most"));
     log("  (the real deploy lists the bucket first and skips every file it already holds with the same MD5)");
+    const site = planSiteVars({ secrets: [], toml: await tomlSettings(), url: values.url ?? (await knownSiteUrl()) });
+    log("would set, as if the worker had no secrets yet (the account is not asked offline):");
+    for (const note of site.notes) log(`  ${note}`);
     log(`would deploy worker "yingshi" (gzip ${kib(size.gzipBytes)}), then check: home, one master playlist, one segment, one cover`);
     return plan.missing.length > 0 ? 1 : 0;
   }
@@ -195,15 +212,26 @@ export async function deploy(argv: readonly string[], log: (line: string) => voi
   const upload = await uploadToken(existing.secrets, log);
   if (upload.set) secrets.MEDIA_UPLOAD_TOKEN = upload.token;
   if (Object.keys(secrets).length > 0) log(`secrets: setting ${Object.keys(secrets).join(", ")} (random; existing secrets are kept)`);
-  const output = await deployWorker(secrets);
-  const url = values.url ?? parseDeployUrls(output)[0];
+  const toml = await tomlSettings();
+  const known = await knownSiteUrl();
+  const site = planSiteVars({ secrets: existing.secrets, toml, url: values.url ?? known });
+  for (const note of site.notes) log(note);
+  const output = await deployWorker(secrets, site.vars);
+  const printed = parseDeployUrls(output);
+  const url = values.url ?? printed[0];
   if (!url) {
     log("deploy: wrangler did not print the worker's URL; run again with --url https://your.domain");
     return 1;
   }
+  // A first deploy learns its workers.dev address only now: deploy once more with SITE_URL set to it.
+  const siteUrl = chooseSiteUrl(values.url ?? null, known, printed);
+  if (!toml.vars.SITE_URL?.trim() && siteUrl && site.vars.SITE_URL !== siteUrl) {
+    log(`SITE_URL: ${siteUrl} (deploying once more with it; links in account e-mails use it)`);
+    await deployWorker({}, { ...site.vars, SITE_URL: siteUrl });
+  }
 
-  // `catalogue add --remote` uploads to this site later.
-  await writeFile(path.join(path.dirname(TOKEN_FILE), "site-url"), url + "\n");
+  // `catalogue add --remote` uploads to this site later; the next deploy sets SITE_URL from it.
+  await writeFile(SITE_URL_FILE, (siteUrl ?? url) + "\n");
 
   // 6. Media.
   const endpoint: MediaEndpoint = { baseURL: url, token: upload.token };

@@ -121,11 +121,14 @@ export async function applyRemoteMigrations(database: { name: string; uuid: stri
   );
 }
 
-/** Deploys with the given secrets added (kept when present: only missing ones are in the file). */
-export async function deployWorker(secrets: Record<string, string>): Promise<string> {
+/**
+ * Deploys with the given secrets added (kept when present: only missing ones are in the file) and
+ * the given variables (`--var`, on top of wrangler.toml's [vars]).
+ */
+export async function deployWorker(secrets: Record<string, string>, vars: Record<string, string> = {}): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "yingshi-deploy-"));
   try {
-    const args = ["deploy"];
+    const args = ["deploy", ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`])];
     if (Object.keys(secrets).length > 0) {
       const file = path.join(dir, "secrets.json");
       await writeFile(file, JSON.stringify(secrets), { mode: 0o600 });

@@ -2,13 +2,20 @@ import { useId, useState, type FormEvent } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
 import type { ResetPageData } from "../auth-page-data";
-import { authErrorMessage, validateSignUp } from "../auth-messages";
+import { authErrorMessage, otherAccountNotice, signedInWarning, validateSignUp } from "../auth-messages";
 import { PageMeta } from "../components/PageMeta";
+import { useRootData } from "../root-data";
 
-/** /auth/reset?token_hash=…: the new password from the reset e-mail's link; success signs in and goes home. */
+/**
+ * /auth/reset?token_hash=…: the new password from the reset e-mail's link; success signs in and
+ * goes home — unless the browser is signed in as another account: it stays signed in as that one
+ * and is told so (?notice=other-account without JavaScript).
+ */
 export function ResetPasswordPage() {
   const data = useLoaderData<ResetPageData>();
   const account = useAccount();
+  const { user } = useRootData();
+  const [otherAccount, setOtherAccount] = useState(data.notice === "other-account");
   const navigate = useNavigate();
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -29,6 +36,7 @@ export function ResetPasswordPage() {
     try {
       const result = await account.resetPassword(data.tokenHash, password, confirm);
       if (result.error) setError(result.error.message || authErrorMessage(null));
+      else if (result.otherAccount) setOtherAccount(true);
       else void navigate("/", { replace: true });
     } finally {
       setSubmitting(false);
@@ -46,7 +54,11 @@ export function ResetPasswordPage() {
             {error}
           </div>
         ) : null}
-        {data.tokenHash ? (
+        {otherAccount ? (
+          <p className="auth-notice" role="status">
+            {otherAccountNotice(user?.email ?? null, "设置新密码")}
+          </p>
+        ) : data.tokenHash ? (
           <form
             className="auth-form"
             method="post"
@@ -54,6 +66,11 @@ export function ResetPasswordPage() {
             onSubmit={(event) => void onSubmit(event)}
             aria-describedby={error ? errorId : undefined}
           >
+            {user ? (
+              <p className="auth-notice" role="status">
+                {signedInWarning(user.email)}
+              </p>
+            ) : null}
             <input type="hidden" name="token_hash" value={data.tokenHash} />
             <label className="field">
               <span className="field-label">新密码</span>

@@ -30,6 +30,7 @@ export const ROUTES = [
   "/search?q=zzzz",
   "/search",
   "/auth",
+  "/auth/confirm?token_hash=x&type=email_change",
   ...INFO_PAGE_TYPES.map((t) => `/info/${t}`),
   "/info/nope",
   "/no/such/page",

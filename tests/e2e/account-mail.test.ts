@@ -167,8 +167,12 @@ describe("e-mail confirmation (AUTH_AUTO_CONFIRM=false) through the development 
     expect(log.errors).toEqual(["error: Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
     log.errors.length = 0;
 
+    // The link opens a page; its button (a POST) confirms and signs in.
     await followMailLink(page, base, email, "验证邮箱");
-    await page.waitForURL(base + "/");
+    await waitForHydration(page);
+    expect(new URL(page.url()).pathname).toBe("/auth/confirm");
+    expect(await signedInAs(context, base)).toBeNull();
+    await Promise.all([page.waitForURL(base + "/"), page.getByRole("button", { name: "验证邮箱并登录" }).click()]);
     await waitForHydration(page);
     expect(await signedInAs(context, base)).toBe(email);
     expect(log.errors).toEqual([]);

@@ -36,6 +36,8 @@ const ROUTES = [
   "/auth",
   "/auth?mode=signup",
   "/auth?mode=signin&error=invalid_credentials",
+  "/auth/confirm?token_hash=x&type=signup",
+  "/auth/confirm?type=email_change&notice=other-account",
   ...INFO_PAGE_TYPES.map((t) => `/info/${t}`),
   "/info/nope",
   "/no/such/page",

@@ -27,6 +27,10 @@ describe("deploy --dry-run", () => {
     // The locally packed built-in titles (npm test packs at least the first one).
     expect(Number(upload![1])).toBeGreaterThan(10);
     expect(out).toMatch(/would deploy worker "yingshi" \(gzip [\d.]+ KiB\)/);
+    // Offline the worker's secrets are unknown: no mail, so auto-confirm stays, said plainly.
+    expect(out).toContain("would set, as if the worker had no secrets yet");
+    expect(out).toMatch(/^ {2}accounts: NO WAY TO SEND MAIL/m);
+    expect(out).toMatch(/^ {2}SITE_URL: /m);
     // Exit 1 exactly when referenced media is missing (packed neither here nor anywhere known).
     expect(r.status).toBe(/MISSING/.test(out) ? 1 : 0);
   });

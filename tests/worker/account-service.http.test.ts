@@ -826,10 +826,16 @@ describe("autoConfirm false", () => {
 // ---- options from env -------------------------------------------------------------------------
 
 describe("accountServiceOptions", () => {
-  it("reads DB, AUTH_JWT_SECRET, AUTH_AUTO_CONFIRM (a real boolean) and the session days; issuer is the request origin", () => {
+  it("reads DB, AUTH_JWT_SECRET, AUTH_AUTO_CONFIRM (a real boolean) and the session days; issuer is the request origin, links are on SITE_URL", () => {
     const vars = { ...env, AUTH_JWT_SECRET: "s".repeat(32), AUTH_AUTO_CONFIRM: "0", AUTH_SESSION_INACTIVITY_DAYS: "7", AUTH_SESSION_LIFETIME_DAYS: "14" };
     const o = accountServiceOptions(vars, configOf(vars), "https://site.example/api/auth/x?y=1");
     expect(o).toMatchObject({ jwtSecret: "s".repeat(32), autoConfirm: false, issuerBase: "https://site.example" });
+    // Links in e-mails: never the request's host — SITE_URL, or a local request's origin, or none.
+    expect(o.linkOrigin).toBeNull();
+    expect(accountServiceOptions(vars, configOf({ ...vars, SITE_URL: "https://tv.example.com/" }), "https://site.example/x").linkOrigin).toBe(
+      "https://tv.example.com",
+    );
+    expect(accountServiceOptions(vars, configOf(vars), "http://127.0.0.1:8787/x").linkOrigin).toBe("http://127.0.0.1:8787");
     expect(o.sessionPolicy).toEqual({ inactivityMs: 7 * 86_400_000, lifetimeMs: 14 * 86_400_000 });
     expect(o.db).toBe(env.DB);
     const bare = { ...env, AUTH_JWT_SECRET: undefined, AUTH_AUTO_CONFIRM: undefined };

@@ -363,13 +363,18 @@ describe("e-mail confirmation (AUTH_AUTO_CONFIRM=false)", () => {
     expect(blocked.status).toBe(400);
 
     const link = linkIn((await mailTo(email))[0]);
-    expect(link.pathname).toBe("/api/auth/verify");
-    const verified = await call("GET", `${link.pathname}${link.search}`, { base: LOCAL, env: CONFIRM });
+    expect(link.pathname).toBe("/auth/confirm");
+    // Opening the link signs nobody in; the page's button (a POST) does.
+    const opened = await call("GET", `${link.pathname}${link.search}`, { base: LOCAL, env: CONFIRM });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.getSetCookie()).toEqual([]);
+    const form = { token_hash: link.searchParams.get("token_hash")!, type: "signup" };
+    const verified = await call("POST", "/api/auth/verify", { base: LOCAL, env: CONFIRM, form });
     expect(verified.status).toBe(303);
     expect(verified.headers.get("Location")).toBe("/");
     expect((await userOf(absorb(new Map(), verified), { base: LOCAL })).email).toBe(email);
-    const reused = await call("GET", `${link.pathname}${link.search}`, { base: LOCAL, env: CONFIRM });
-    expect(reused.headers.get("Location")).toBe("/auth?mode=signin&error=otp_expired");
+    const reused = await call("POST", "/api/auth/verify", { base: LOCAL, env: CONFIRM, form });
+    expect(reused.headers.get("Location")).toBe("/auth/confirm?type=signup&error=otp_expired");
 
     // Signing up again with the confirmed address: the same answer as a new one; the owner is told by mail.
     const again = await call("POST", "/api/auth/sign-up", { base: LOCAL, env: CONFIRM, json: body });
@@ -388,9 +393,14 @@ describe("e-mail confirmation (AUTH_AUTO_CONFIRM=false)", () => {
     expect((await userOf(jar, { base: LOCAL })).email).toBe(email);
     expect((await mailTo(email))[0].subject).toContain("邮箱变更申请");
     const link = linkIn((await mailTo(newEmail))[0]);
-    const used = await call("GET", `${link.pathname}${link.search}`, { base: LOCAL });
+    const opened = await call("GET", `${link.pathname}${link.search}`, { base: LOCAL, jar });
+    expect(opened.headers.getSetCookie()).toEqual([]);
+    expect((await userOf(jar, { base: LOCAL })).email).toBe(email);
+    // Confirmed from the same account's browser: it stays signed in, now under the new address.
+    const form = { token_hash: link.searchParams.get("token_hash")!, type: "email_change" };
+    const used = await call("POST", "/api/auth/verify", { base: LOCAL, jar, form });
     expect(used.headers.get("Location")).toBe("/profile?notice=email-changed");
-    expect((await userOf(absorb(new Map(), used), { base: LOCAL })).email).toBe(newEmail);
+    expect((await userOf(absorb(jar, used), { base: LOCAL })).email).toBe(newEmail);
     expect((await call("POST", "/api/auth/sign-in", { base: LOCAL, json: { email: newEmail, password: PASSWORD } })).status).toBe(200);
   });
 });

@@ -25,6 +25,7 @@ const ROUTES = [
   "/info/help",
   "/auth",
   "/auth/reset",
+  "/auth/confirm?token_hash=x&type=signup",
   "/no-such-page",
 ];
 

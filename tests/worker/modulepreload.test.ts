@@ -41,6 +41,7 @@ const PAGES: Record<string, string[]> = {
   "shared/pages/RankingPage.tsx": ["/ranking", "/ranking?period=week"],
   "shared/pages/AuthPage.tsx": ["/auth"],
   "shared/pages/ResetPasswordPage.tsx": ["/auth/reset"],
+  "shared/pages/ConfirmLinkPage.tsx": ["/auth/confirm?token_hash=x&type=signup"],
 };
 
 describe("modulepreload links of the lazy routes", () => {

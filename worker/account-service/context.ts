@@ -1,6 +1,7 @@
 /** What every route of the embedded account service works with. */
 import type { Context } from "hono";
-import type { Mailer } from "../mail/index";
+import { SITE_URL_MISSING_LOG } from "../config";
+import { sendQuietly, type Mailer, type MailMessage } from "../mail/index";
 import { clientAddress, clientCountry } from "../client-address";
 import { API_VERSION, API_VERSION_HEADER } from "./errors";
 import { storedSigningKey } from "./keys";
@@ -14,6 +15,11 @@ export interface AccountServiceOptions {
   jwtSecret?: string;
   /** Origin the client uses, e.g. "http://localhost"; the `iss` claim is `${issuerBase}/auth/v1`. */
   issuerBase: string;
+  /**
+   * Origin of the links in e-mails (worker/config.ts `mailLinkOrigin`: SITE_URL, or a local
+   * origin); unset → `issuerBase`; null → no trustworthy origin: mails with a link are not sent.
+   */
+  linkOrigin?: string | null;
   /** true: sign-up confirms the e-mail at once and returns a session. */
   autoConfirm: boolean;
   /** Session inactivity timeout and absolute lifetime (defaults 30 and 90 days). */
@@ -30,8 +36,8 @@ export const BASE_PATH = "/auth/v1";
 
 export interface Service {
   db: D1Database;
-  /** Origin of the site (links in e-mails). */
-  origin: string;
+  /** Origin of the site's links in e-mails; null: none can be built, such mails are not sent (logged `config:`). */
+  linkOrigin: string | null;
   issuer: string;
   autoConfirm: boolean;
   policy: SessionPolicy;
@@ -49,7 +55,7 @@ export function serviceOf(opts: AccountServiceOptions): Service {
   const signingKey = () => (opts.jwtSecret ? Promise.resolve(opts.jwtSecret) : storedSigningKey(opts.db));
   return {
     db: opts.db,
-    origin,
+    linkOrigin: opts.linkOrigin === undefined ? origin : opts.linkOrigin && opts.linkOrigin.replace(/\/+$/, ""),
     issuer,
     autoConfirm: opts.autoConfirm,
     policy,
@@ -59,6 +65,19 @@ export function serviceOf(opts: AccountServiceOptions): Service {
     signingKey,
     tokenContext: async (nowMs) => ({ db: opts.db, key: await signingKey(), issuer, nowMs, policy }),
   };
+}
+
+/**
+ * Sends a mail whose text holds a link to the site, built from `svc.linkOrigin`; without a
+ * mailer nothing is sent, without a trustworthy origin nothing is sent and a `config:` line is logged.
+ */
+export async function sendLinkMail(svc: Service, build: (origin: string) => MailMessage): Promise<void> {
+  if (!svc.mailer) return;
+  if (!svc.linkOrigin) {
+    console.error(SITE_URL_MISSING_LOG);
+    return;
+  }
+  await sendQuietly(svc.mailer, build(svc.linkOrigin));
 }
 
 const SUCCESS_HEADERS = { "Cache-Control": "no-store", [API_VERSION_HEADER]: API_VERSION };

@@ -3,7 +3,7 @@
  * used when no real Supabase project is configured. The worker reaches it in-process by
  * giving supabase-js `global.fetch: accountServiceFetch(opts)`.
  */
-import type { Config } from "../config";
+import { mailLinkOrigin, type Config } from "../config";
 import { mailerFor } from "../mail/index";
 import { createAccountService } from "./app";
 import type { AccountServiceOptions } from "./app";
@@ -35,7 +35,8 @@ const DAY_MS = 86_400_000;
 /**
  * Options from the worker's bindings and parsed configuration: D1 `DB`, AUTH_JWT_SECRET (unset →
  * a random key kept in D1, never a key from the repository), AUTH_AUTO_CONFIRM, the session
- * timeouts, the mail adapter; the issuer and the links in e-mails use the origin of `requestUrl`.
+ * timeouts, the mail adapter; the issuer is the origin of `requestUrl`, the links in e-mails are
+ * on SITE_URL (or a local request's origin; worker/config.ts `mailLinkOrigin`), never on its Host.
  */
 export function accountServiceOptions(env: Env, config: Config, requestUrl: string): AccountServiceOptions {
   let issuerBase = "http://localhost";
@@ -48,6 +49,7 @@ export function accountServiceOptions(env: Env, config: Config, requestUrl: stri
     db: env.DB,
     jwtSecret: config.AUTH_JWT_SECRET,
     issuerBase,
+    linkOrigin: mailLinkOrigin(config, requestUrl),
     autoConfirm: config.AUTH_AUTO_CONFIRM,
     sessionPolicy: { inactivityMs: config.AUTH_SESSION_INACTIVITY_DAYS * DAY_MS, lifetimeMs: config.AUTH_SESSION_LIFETIME_DAYS * DAY_MS },
     mailer: mailerFor(env, config, issuerBase),

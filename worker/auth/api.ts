@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { signUpProblem } from "../../shared/auth-messages";
 import { EMPTY_LIBRARY, parseLibrary, type Library } from "../../shared/library";
 import type { AppContext, AppEnv } from "../app-env";
+import { configOf } from "../config";
 import { knownLibrary } from "../catalogue/titles";
 import { limitBody } from "../request-body";
 import { rememberThisDevice } from "./known-device";
@@ -11,6 +12,7 @@ import { credentialsOf, readAuthBody } from "./body";
 import { isCrossSiteRequest } from "./csrf";
 import { deviceRoutes } from "./devices";
 import { emailLinkRoutes } from "./email-links";
+import { mailLinkOriginOf } from "./mail-origin";
 import { API_RATE_LIMITS, formNext, formRedirect, jsonError, limited, nextParam, serviceError, unavailable } from "./responses";
 import {
   accountStep,
@@ -77,11 +79,15 @@ authApi.post("/sign-up", async (c) => {
   if (!email || !password) return body.form ? back("validation_failed") : jsonError(c, 400, "validation_failed");
   const problem = signUpProblem(password, confirm);
   if (problem) return body.form ? back(problem) : jsonError(c, 400, problem);
+  // With confirmations on, the embedded service mails a link: its origin must not come from the Host header.
+  const config = configOf(c.env);
+  const links = config.AUTH_AUTO_CONFIRM && !config.SUPABASE_URL ? { ok: true as const, origin: null } : mailLinkOriginOf(c);
+  if (!links.ok) return body.form ? back("site_url_missing") : jsonError(c, 503, "site_url_missing");
   const { data, error } = await session.client.auth.signUp({
     email,
     password,
-    // The link in the e-mail is /api/auth/verify?token_hash=… (worker/auth/email-links.ts), never a PKCE code.
-    options: { emailRedirectTo: `${new URL(c.req.url).origin}/` },
+    // The link in the e-mail is /auth/confirm?token_hash=… (worker/auth/email-links.ts), never a PKCE code.
+    options: links.ok && links.origin ? { emailRedirectTo: `${links.origin}/` } : {},
   });
   dropCodeVerifier(session);
   if (error) return body.form ? back(error.code ?? "unknown") : serviceError(c, error);

@@ -1,8 +1,11 @@
 /**
- * The account e-mails (Chinese, plain text plus simple HTML). Links point at this site:
- * /api/auth/verify?token_hash=…&type=signup|email_change signs in (or confirms the change) and
- * /auth/reset?token_hash=… shows the new-password form. With a real Supabase project, its e-mail
- * templates should link to the same addresses ({{ .SiteURL }} and {{ .TokenHash }}).
+ * The account e-mails (Chinese, plain text plus simple HTML). Links point at this site (the
+ * origin is SITE_URL, never a request header: worker/config.ts `mailLinkOrigin`):
+ * /auth/confirm?token_hash=…&type=signup|email_change shows a page whose button (a POST) confirms
+ * and /auth/reset?token_hash=… shows the new-password form — opening a link never signs anyone
+ * in by itself. With a real Supabase project, its e-mail templates should link to the same
+ * addresses ({{ .SiteURL }} and {{ .TokenHash }}); the older /api/auth/verify?… links lead to
+ * the confirmation page too.
  */
 import { html } from "hono/html";
 import type { MailMessage } from "./index";
@@ -10,7 +13,7 @@ import type { MailMessage } from "./index";
 export const LINK_VALID_MINUTES = 60;
 
 export function verifyLink(origin: string, tokenHash: string, type: "signup" | "email_change"): string {
-  return `${origin}/api/auth/verify?token_hash=${encodeURIComponent(tokenHash)}&type=${type}`;
+  return `${origin}/auth/confirm?token_hash=${encodeURIComponent(tokenHash)}&type=${type}`;
 }
 
 export function resetLink(origin: string, tokenHash: string): string {
@@ -37,7 +40,7 @@ export function confirmSignUpMail(site: string, to: string, link: string): MailM
   return message(
     to,
     `【${site}】请验证您的邮箱`,
-    [`欢迎注册${site}！`, `请在 ${LINK_VALID_MINUTES} 分钟内点击下面的链接验证邮箱，验证后即自动登录。该链接只能使用一次。`],
+    [`欢迎注册${site}！`, `请在 ${LINK_VALID_MINUTES} 分钟内点击下面的链接，在打开的页面上确认验证邮箱，验证后即自动登录。该链接只能使用一次。`],
     {
       href: link,
       label: "验证邮箱",
@@ -73,7 +76,7 @@ export function emailChangeMail(site: string, to: string, link: string): MailMes
   return message(
     to,
     `【${site}】确认新的邮箱地址`,
-    [`您申请把${site}账号的邮箱改为 ${to}。`, `请在 ${LINK_VALID_MINUTES} 分钟内点击下面的链接确认。该链接只能使用一次。`],
+    [`您申请把${site}账号的邮箱改为 ${to}。`, `请在 ${LINK_VALID_MINUTES} 分钟内点击下面的链接，在打开的页面上确认。该链接只能使用一次。`],
     {
       href: link,
       label: "确认新邮箱",

@@ -6,9 +6,8 @@
 import type { Context, Hono } from "hono";
 import { clientAddress } from "../../client-address";
 import { recoveryMail, resetLink } from "../../mail/templates";
-import { sendQuietly } from "../../mail/index";
 import { isoTime } from "../encoding";
-import { BASE_PATH, json, sessionOrigin, type Service } from "../context";
+import { BASE_PATH, json, sendLinkMail, sessionOrigin, type Service } from "../context";
 import { AuthServiceError, emailRateLimited, otpExpired, validationFailed } from "../errors";
 import { consumeOneTimeToken, issueOneTimeToken, type OneTimeKind } from "../one-time-tokens";
 import { RATE_LIMITS, enforceRateLimit } from "../rate-limit";
@@ -44,7 +43,7 @@ async function recover(svc: Service, c: Context): Promise<Response> {
   if (user) {
     const { token, statements } = await issueOneTimeToken(svc.db, user.id, "recovery", user.email, nowMs);
     await svc.db.batch(statements);
-    if (svc.mailer) await sendQuietly(svc.mailer, recoveryMail(svc.siteName, user.email, resetLink(svc.origin, token)));
+    await sendLinkMail(svc, (origin) => recoveryMail(svc.siteName, user.email, resetLink(origin, token)));
   }
   return json({});
 }

@@ -2,9 +2,8 @@
 import type { Hono } from "hono";
 import { clientAddress } from "../../client-address";
 import { confirmSignUpMail, existingAccountMail, verifyLink } from "../../mail/templates";
-import { sendQuietly } from "../../mail/index";
 import { isoTime } from "../encoding";
-import { BASE_PATH, json, sessionOrigin, type Service } from "../context";
+import { BASE_PATH, json, sendLinkMail, sessionOrigin, type Service } from "../context";
 import { phoneDisabled, userAlreadyExists, validationFailed } from "../errors";
 import { issueOneTimeToken } from "../one-time-tokens";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../password";
@@ -18,7 +17,7 @@ import type { Metadata, UserRow } from "../users";
 export async function sendConfirmation(svc: Service, user: Pick<UserRow, "id" | "email">, nowMs: number): Promise<void> {
   const { token, statements } = await issueOneTimeToken(svc.db, user.id, "signup", user.email, nowMs);
   await svc.db.batch([...statements, updateConfirmationSentStatement(svc.db, user.id, isoTime(nowMs))]);
-  if (svc.mailer) await sendQuietly(svc.mailer, confirmSignUpMail(svc.siteName, user.email, verifyLink(svc.origin, token, "signup")));
+  await sendLinkMail(svc, (origin) => confirmSignUpMail(svc.siteName, user.email, verifyLink(origin, token, "signup")));
 }
 
 /**
@@ -31,7 +30,7 @@ async function existingAddress(svc: Service, existing: UserRow, password: string
   // Same work as a real sign-up, so the answer time does not tell registered addresses apart.
   await verifyPassword(password, DUMMY_PASSWORD_HASH);
   if (existing.email_confirmed_at) {
-    if (svc.mailer) await sendQuietly(svc.mailer, existingAccountMail(svc.siteName, existing.email, `${svc.origin}/auth?mode=signin`));
+    await sendLinkMail(svc, (origin) => existingAccountMail(svc.siteName, existing.email, `${origin}/auth?mode=signin`));
     return json(obfuscatedUser(existing.email, data, nowMs));
   }
   await sendConfirmation(svc, existing, nowMs);

@@ -4,7 +4,7 @@ import { emailChangeMail, emailChangeNoticeMail, verifyLink } from "../../mail/t
 import { sendQuietly } from "../../mail/index";
 import { authenticate, type Authenticated } from "../authenticate";
 import { isoTime } from "../encoding";
-import { BASE_PATH, json, type Service } from "../context";
+import { BASE_PATH, json, sendLinkMail, type Service } from "../context";
 import { AuthServiceError, phoneDisabled, samePassword } from "../errors";
 import { issueOneTimeToken } from "../one-time-tokens";
 import { hashPassword, verifyPassword } from "../password";
@@ -22,10 +22,8 @@ async function requestEmailChange(svc: Service, user: UserRow, newEmail: string,
   const now = isoTime(nowMs);
   const { token, statements } = await issueOneTimeToken(svc.db, user.id, "email_change", newEmail, nowMs);
   await svc.db.batch([...statements, setEmailChangeStatement(svc.db, user.id, newEmail, now)]);
-  if (svc.mailer) {
-    await sendQuietly(svc.mailer, emailChangeMail(svc.siteName, newEmail, verifyLink(svc.origin, token, "email_change")));
-    await sendQuietly(svc.mailer, emailChangeNoticeMail(svc.siteName, user.email, newEmail));
-  }
+  await sendLinkMail(svc, (origin) => emailChangeMail(svc.siteName, newEmail, verifyLink(origin, token, "email_change")));
+  if (svc.mailer) await sendQuietly(svc.mailer, emailChangeNoticeMail(svc.siteName, user.email, newEmail));
   return { ...user, email_change: newEmail, updated_at: now };
 }
 
