@@ -178,6 +178,23 @@ describe("posting and reading", () => {
     expect((await postV3(jar, { id: video, time: 1, text: "结局剧透：他死了" })).status).toBe(200);
   });
 
+  it("matches blocked words through invisible characters and traditional forms; text of only invisible characters is empty", async () => {
+    const video = freshVideo();
+    const { jar } = await signUp("dm-words-hidden");
+    for (const text of ["傻\u200b逼", "加\u00ad微\u2060信", "草泥馬", "約炮"]) {
+      const res = await postV3(jar, { id: video, time: 1, text });
+      expect(res.status, JSON.stringify(text)).toBe(400);
+      expect((await res.json<V3Answer>()).msg).toBe("内容包含屏蔽词");
+    }
+    const empty = await postV3(jar, { id: video, time: 1, text: "\u200b\u2060\u3164\ufe0f" });
+    expect(empty.status).toBe(400);
+    expect((await empty.json<V3Answer>()).msg).toBe("弹幕内容不能为空");
+    // A comment with invisible characters is stored without them.
+    const ok = await postV3(jar, { id: video, time: 1, text: "好\u200b看" });
+    expect(ok.status).toBe(200);
+    expect((await ok.json<V3Answer>()).data?.text).toBe("好看");
+  });
+
   it("rate-limits each user: about one comment per 2 s", async () => {
     const video = freshVideo();
     const { jar } = await signUp("dm-rate");

@@ -9,6 +9,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { sampleComments } from "../../shared/danmaku/samples";
+import { toSimplified } from "../../shared/search/t2s";
 import {
   checkDraft,
   DANMAKU_MESSAGES,
@@ -96,7 +97,7 @@ export class DanmakuRoom extends DurableObject<Env> {
    */
   async post(room: RoomInfo, author: string, input: unknown, words: readonly string[]): Promise<PostResult> {
     this.ensureSamples(room);
-    const checked = checkDraft(input, words);
+    const checked = checkDraft(input, words, toSimplified);
     if (!checked.ok) return { ok: false, code: checked.code };
     const rate = await takeRate(this.env, author);
     if (!rate.ok) return { ok: false, code: "tooFast", retryAfterMs: rate.retryAfterMs };
