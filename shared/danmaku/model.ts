@@ -47,6 +47,7 @@ export interface DanmakuDraft {
 
 export const DANMAKU_MESSAGES = {
   notSignedIn: "请先登录后再发送弹幕",
+  sessionEnded: "登录已失效，请重新登录后再发送弹幕",
   empty: "弹幕内容不能为空",
   tooLong: `弹幕不能超过 ${MAX_TEXT_CHARS} 个字`,
   control: "弹幕包含不允许的字符",

@@ -6,9 +6,8 @@ import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_COMMENTS_PER_ROOM, type DanmakuComment, type DanmakuDraft, type ServerMessage } from "../../shared/danmaku/model";
+import { BASE, isType, openSocket } from "./helpers/danmaku-socket";
 import { call, signUp, type Jar } from "./helpers/visitor";
-
-const BASE = "https://yingshi.test";
 
 interface UserBody {
   user: { id: string };
@@ -40,49 +39,6 @@ async function userId(jar: Jar): Promise<string> {
 function postV3(jar: Jar | undefined, body: Record<string, unknown>, headers: Record<string, string> = { Origin: BASE }, envOverride?: Partial<Env>) {
   return call("POST", "/api/danmaku/v3/", { jar, json: body, headers, env: envOverride });
 }
-
-interface Socket {
-  ws: WebSocket;
-  /** The next message that matches (earlier unmatched ones stay queued). */
-  next(match?: (m: ServerMessage) => boolean): Promise<ServerMessage>;
-  /** Every message received so far. */
-  seen: ServerMessage[];
-  send(message: unknown): void;
-}
-
-async function openSocket(videoId: string, o: { jar?: Jar; origin?: string | null; after?: number } = {}): Promise<Socket> {
-  const headers: Record<string, string> = { Upgrade: "websocket" };
-  if (o.origin !== null) headers.Origin = o.origin ?? BASE;
-  const res = await call("GET", `/api/danmaku/${videoId}/ws${o.after !== undefined ? `?after=${o.after}` : ""}`, { jar: o.jar, headers });
-  if (res.status !== 101) throw new Error(`upgrade refused: ${res.status} ${await res.text()}`);
-  const ws = res.webSocket!;
-  const queue: ServerMessage[] = [];
-  const seen: ServerMessage[] = [];
-  const waiters: Array<{ match: (m: ServerMessage) => boolean; resolve: (m: ServerMessage) => void }> = [];
-  ws.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data as string) as ServerMessage;
-    seen.push(message);
-    const i = waiters.findIndex((w) => w.match(message));
-    if (i >= 0) waiters.splice(i, 1)[0].resolve(message);
-    else queue.push(message);
-  });
-  ws.accept();
-  return {
-    ws,
-    seen,
-    send: (message) => ws.send(JSON.stringify(message)),
-    next(match = () => true) {
-      const i = queue.findIndex(match);
-      if (i >= 0) return Promise.resolve(queue.splice(i, 1)[0]);
-      return new Promise((resolve) => waiters.push({ match, resolve }));
-    },
-  };
-}
-
-const isType =
-  <T extends ServerMessage["type"]>(type: T) =>
-  (m: ServerMessage): m is Extract<ServerMessage, { type: T }> =>
-    m.type === type;
 
 describe("posting and reading", () => {
   it("a signed-in POST is stored under the user id and read back by window and in DPlayer's v3 shape", async () => {
