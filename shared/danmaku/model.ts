@@ -3,6 +3,7 @@
  * time, mode, colour, blocked words), the per-user rate limit and the DPlayer v3 mapping. Pure
  * logic shared by the room (worker/danmaku/room.ts) and the player overlay (shared/player/danmaku/).
  */
+import { fold, type CharMap } from "../search/normalise";
 
 /** How a comment is shown: scrolling right to left, fixed at the top, fixed at the bottom. */
 export const DANMAKU_MODES = ["scroll", "top", "bottom"] as const;
@@ -46,6 +47,7 @@ export interface DanmakuDraft {
 
 export const DANMAKU_MESSAGES = {
   notSignedIn: "请先登录后再发送弹幕",
+  sessionEnded: "登录已失效，请重新登录后再发送弹幕",
   empty: "弹幕内容不能为空",
   tooLong: `弹幕不能超过 ${MAX_TEXT_CHARS} 个字`,
   control: "弹幕包含不允许的字符",
@@ -79,25 +81,30 @@ export function roundTime(time: number): number {
 }
 
 /**
- * Checks what a client sent (any JSON) and returns the normalised draft: text trimmed (1–100
- * characters, no control characters), time rounded to 0.1 s within [0, 24 h], a known mode and
- * colour (colour: "#rrggbb" of the palette, any case, or the same as a 0xRRGGBB integer).
+ * Checks what a client sent (any JSON) and returns the normalised draft: text trimmed and without
+ * invisible characters ({@link visibleText}; 1–100 characters, no control characters), time
+ * rounded to 0.1 s within [0, 24 h], a known mode and colour (colour: "#rrggbb" of the palette,
+ * any case, or the same as a 0xRRGGBB integer), and none of `blockedWords` ({@link
+ * containsBlockedWord}; `map` is the traditional→simplified table where the caller has it).
  */
-export function checkDraft(input: unknown, blockedWords: readonly string[] = []): DraftCheck {
+export function checkDraft(input: unknown, blockedWords: readonly string[] = [], map?: CharMap): DraftCheck {
   if (typeof input !== "object" || input === null) return { ok: false, code: "badRequest" };
   const raw = input as Record<string, unknown>;
   if (typeof raw.text !== "string") return { ok: false, code: "empty" };
-  const text = raw.text.trim();
+  const trimmed = raw.text.trim();
+  if (trimmed.length === 0) return { ok: false, code: "empty" };
+  // Controls and bidi overrides are refused as sent, before the invisible characters go.
+  if (FORBIDDEN.test(trimmed)) return { ok: false, code: "control" };
+  const text = visibleText(trimmed);
   if (text.length === 0) return { ok: false, code: "empty" };
   if (charCount(text) > MAX_TEXT_CHARS) return { ok: false, code: "tooLong" };
-  if (FORBIDDEN.test(text)) return { ok: false, code: "control" };
   const time = typeof raw.time === "string" && raw.time.trim() !== "" ? Number(raw.time) : raw.time;
   if (typeof time !== "number" || !Number.isFinite(time) || time < 0 || time > MAX_VIDEO_TIME) return { ok: false, code: "badTime" };
   const mode = raw.mode ?? "scroll";
   if (typeof mode !== "string" || !(DANMAKU_MODES as readonly string[]).includes(mode)) return { ok: false, code: "badMode" };
   const color = normaliseColor(raw.color ?? DANMAKU_COLORS[0]);
   if (!color) return { ok: false, code: "badColor" };
-  if (containsBlockedWord(text, blockedWords)) return { ok: false, code: "blocked" };
+  if (containsBlockedWord(text, blockedWords, map)) return { ok: false, code: "blocked" };
   return { ok: true, draft: { text, time: roundTime(time), mode: mode as DanmakuMode, color } };
 }
 
@@ -109,17 +116,55 @@ export function normaliseColor(value: unknown): DanmakuColor | null {
   return hex && (DANMAKU_COLORS as readonly string[]).includes(hex) ? (hex as DanmakuColor) : null;
 }
 
-/** Text folded for word matching: NFKC (full-width → half-width), lower case, no white space. */
-export function foldForMatching(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/\s+/gu, "");
+/**
+ * Characters that show nothing: Unicode's default-ignorable code points (zero-width space and
+ * joiners, soft hyphen, word joiner, variation selectors, combining grapheme joiner, Hangul
+ * fillers, tag characters …) and every other format character (general category Cf).
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu;
+/**
+ * What stays of them: the joiner inside an emoji ZWJ sequence (between two pictographs, after an
+ * optional VS16 or skin tone) and an emoji's presentation selector (captured with their emoji).
+ */
+const KEPT_OR_INVISIBLE =
+  /(\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?\u200D(?=\p{Extended_Pictographic})|\p{Emoji}(?:\uFE0E|\uFE0F))|[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu;
+
+/**
+ * The text as stored: invisible characters dropped (they can hide text from readers and from
+ * the blocked words), except the joiners and presentation selectors inside emoji sequences
+ * (👨‍👩‍👧, ❤️), which carry no text; then trimmed again.
+ */
+export function visibleText(text: string): string {
+  return text.replace(KEPT_OR_INVISIBLE, (_match, kept: string | undefined) => kept ?? "").trim();
 }
 
-/** Whether the text contains one of the words (folded on both sides; blank words are ignored). */
-export function containsBlockedWord(text: string, words: readonly string[]): boolean {
-  const folded = foldForMatching(text);
+/**
+ * Text folded for word matching: invisible characters dropped, then the search's folding
+ * (shared/search/normalise.ts `fold`: NFKC — full-width → half-width —, lower case, only letters
+ * and digits, and the traditional→simplified `map` when given).
+ */
+export function foldForMatching(text: string, map?: CharMap): string {
+  return fold(text.replace(INVISIBLE, ""), map);
+}
+
+/** Folding for a word of only symbols or punctuation (`😡`, `???`), which the search folding empties: NFKC, lower case, no white space. */
+function foldSymbols(text: string): string {
+  return text.replace(INVISIBLE, "").normalize("NFKC").toLowerCase().replace(/\s+/gu, "");
+}
+
+/**
+ * Whether the text contains one of the words, both folded by {@link foldForMatching} (so
+ * invisible characters, punctuation, width, case and — with `map` — traditional characters make
+ * no difference); a word of only symbols is matched as symbols; blank words are ignored.
+ */
+export function containsBlockedWord(text: string, words: readonly string[], map?: CharMap): boolean {
+  const folded = foldForMatching(text, map);
+  let symbols: string | undefined;
   return words.some((word) => {
-    const w = foldForMatching(word);
-    return w.length > 0 && folded.includes(w);
+    const w = foldForMatching(word, map);
+    if (w.length > 0) return folded.includes(w);
+    const s = foldSymbols(word);
+    return s.length > 0 && (symbols ??= foldSymbols(text)).includes(s);
   });
 }
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_BLOCKED_WORDS } from "../../shared/danmaku/blocked-words";
 import {
   checkDraft,
   containsBlockedWord,
@@ -12,9 +13,11 @@ import {
   parseRoomKey,
   roomKey,
   toDplayerItem,
+  visibleText,
   WINDOW_MAX,
   WINDOW_MS,
 } from "../../shared/danmaku/model";
+import { toSimplified } from "../../shared/search/t2s";
 
 describe("checkDraft", () => {
   it("trims, rounds the time to 0.1 s and fills the default mode and colour", () => {
@@ -46,6 +49,119 @@ describe("blocked words", () => {
     expect(containsBlockedWord("买 ＡＤ 啦", ["ad"])).toBe(true);
     expect(containsBlockedWord("正常弹幕", ["ad", ""])).toBe(false);
     expect(parseWordList("甲, 乙\n丙，丁,, ")).toEqual(["甲", "乙", "丙", "丁"]);
+  });
+  it("a word of only symbols is still matched (a viewer's own list: 😡, ???)", () => {
+    expect(containsBlockedWord("太气人了😡", ["😡"])).toBe(true);
+    expect(containsBlockedWord("啊？？？", ["???"])).toBe(true);
+    expect(containsBlockedWord("好看", ["😡", "???"])).toBe(false);
+  });
+});
+
+/** Characters that show nothing: zero-width, format (Cf), variation selectors, combining grapheme joiner, Hangul fillers, tags. */
+const INVISIBLES = [
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\u2060",
+  "\u00ad",
+  "\ufeff",
+  "\u180e",
+  "\u034f",
+  "\ufe0f",
+  "\ufe00",
+  "\u3164",
+  "\uffa0",
+  "\u115f",
+  "\u1160",
+  "\u{e0041}",
+  "\u{e0100}",
+  "\u2061",
+  "\u061c",
+  "\u{1d173}",
+];
+const invisible = fc.constantFrom(...INVISIBLES);
+/** A blocked word with invisible characters put anywhere in it, and text around it. */
+const hiddenWord = fc
+  .tuple(
+    fc.constantFrom(...DEFAULT_BLOCKED_WORDS),
+    fc.array(fc.array(invisible, { maxLength: 3 }), { minLength: 8, maxLength: 8 }),
+    fc.constantFrom("", "你", "看 "),
+  )
+  .map(([word, gaps, around]) => around + [...word].map((c, i) => gaps[i].join("") + c).join("") + gaps[7].join("") + around);
+
+describe("blocked words through invisible characters, width and traditional forms", () => {
+  it("any blocked word with invisible characters inserted anywhere is refused", () => {
+    expect(checkDraft({ text: "傻\u200b逼", time: 0 }, DEFAULT_BLOCKED_WORDS, toSimplified)).toEqual({ ok: false, code: "blocked" });
+    expect(checkDraft({ text: "加\u00ad微\u2060信", time: 0 }, DEFAULT_BLOCKED_WORDS, toSimplified)).toEqual({ ok: false, code: "blocked" });
+    fc.assert(
+      fc.property(hiddenWord, (text) => {
+        expect(containsBlockedWord(text, DEFAULT_BLOCKED_WORDS)).toBe(true);
+        expect(checkDraft({ text, time: 0 }, DEFAULT_BLOCKED_WORDS, toSimplified)).toEqual({ ok: false, code: "blocked" });
+      }),
+    );
+  });
+  it("full-width, upper-case, punctuated and traditional variants are refused", () => {
+    const check = (text: string, words: readonly string[] = DEFAULT_BLOCKED_WORDS) => checkDraft({ text, time: 0 }, words, toSimplified);
+    for (const text of ["草泥馬", "約炮", "代開發票", "賭博網站", "加微信", "去·死", "操 你 妈"])
+      expect(check(text), text).toEqual({ ok: false, code: "blocked" });
+    for (const text of ["ＡＤ", "Ａ\u200bd", "买ad啦", "a.d"]) expect(check(text, ["ad"]), text).toEqual({ ok: false, code: "blocked" });
+    // The words may be written in any of these forms too.
+    expect(check("加微信", ["加 微\u200b信"])).toEqual({ ok: false, code: "blocked" });
+    expect(check("约炮", ["約炮"])).toEqual({ ok: false, code: "blocked" });
+    // A configured Latin word, written with any mix of full-width and upper-case letters and invisible characters.
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z0-9]{2,8}$/),
+        fc.array(fc.tuple(fc.boolean(), fc.boolean(), fc.array(invisible, { maxLength: 2 })), { minLength: 8, maxLength: 8 }),
+        (word, forms) => {
+          const text = [...word]
+            .map((c, i) => {
+              const [wide, upper, gap] = forms[i];
+              const letter = upper ? c.toUpperCase() : c;
+              return gap.join("") + (wide ? String.fromCharCode(letter.charCodeAt(0) + 0xfee0) : letter);
+            })
+            .join("");
+          expect(check(`看${text}啦`, [word])).toEqual({ ok: false, code: "blocked" });
+        },
+      ),
+    );
+  });
+  it("ordinary comments pass, traditional ones too", () => {
+    for (const text of ["前方高能", "這部劇太好看了", "ＷＯＷ", "哈哈哈 233"])
+      expect(checkDraft({ text, time: 0 }, DEFAULT_BLOCKED_WORDS, toSimplified).ok, text).toBe(true);
+  });
+});
+
+describe("invisible characters", () => {
+  it("text made only of them is empty", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(invisible, fc.constant(" ")), { minLength: 1, maxLength: 20 }), (chars) => {
+        expect(checkDraft({ text: chars.join(""), time: 0 })).toEqual({ ok: false, code: "empty" });
+      }),
+    );
+  });
+  it("are dropped from the stored text, except inside emoji sequences", () => {
+    expect(checkDraft({ text: "好\u200b看\u2060！\u3164", time: 0 })).toMatchObject({ ok: true, draft: { text: "好看！" } });
+    expect(visibleText("\u200b 好看 \u200b")).toBe("好看");
+    // Family (ZWJ sequence), red heart (VS16), heart on fire, keycap: unchanged.
+    for (const emoji of ["👨\u200d👩\u200d👧", "❤\ufe0f", "❤\ufe0f\u200d🔥", "1\ufe0f\u20e3", "👍🏻"]) expect(visibleText(`好${emoji}`)).toBe(`好${emoji}`);
+    // A joiner or selector that joins no emoji goes.
+    expect(visibleText("好\u200d看\ufe0f")).toBe("好看");
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...INVISIBLES, "好", "a", " ", "👨", "❤") }), fc.string({ unit: "binary" }), (mixed, any) => {
+        const visible = visibleText(mixed + any);
+        expect(visibleText(visible)).toBe(visible);
+        expect(
+          [...visible].filter(
+            (c) => ["\u200b", "\u2060", "\u00ad", "\u3164", "\u115f", "\u1160", "\uffa0", "\u034f"].includes(c) || (/\p{Cf}/u.test(c) && c !== "\u200d"),
+          ),
+        ).toEqual([]);
+      }),
+    );
+  });
+  it("the bidi overrides are still refused as control characters", () => {
+    expect(checkDraft({ text: "a\u202eb", time: 0 })).toEqual({ ok: false, code: "control" });
+    expect(checkDraft({ text: "\u2066好", time: 0 })).toEqual({ ok: false, code: "control" });
   });
 });
 

@@ -6,9 +6,8 @@ import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_COMMENTS_PER_ROOM, type DanmakuComment, type DanmakuDraft, type ServerMessage } from "../../shared/danmaku/model";
+import { BASE, isType, openSocket } from "./helpers/danmaku-socket";
 import { call, signUp, type Jar } from "./helpers/visitor";
-
-const BASE = "https://yingshi.test";
 
 interface UserBody {
   user: { id: string };
@@ -40,49 +39,6 @@ async function userId(jar: Jar): Promise<string> {
 function postV3(jar: Jar | undefined, body: Record<string, unknown>, headers: Record<string, string> = { Origin: BASE }, envOverride?: Partial<Env>) {
   return call("POST", "/api/danmaku/v3/", { jar, json: body, headers, env: envOverride });
 }
-
-interface Socket {
-  ws: WebSocket;
-  /** The next message that matches (earlier unmatched ones stay queued). */
-  next(match?: (m: ServerMessage) => boolean): Promise<ServerMessage>;
-  /** Every message received so far. */
-  seen: ServerMessage[];
-  send(message: unknown): void;
-}
-
-async function openSocket(videoId: string, o: { jar?: Jar; origin?: string | null; after?: number } = {}): Promise<Socket> {
-  const headers: Record<string, string> = { Upgrade: "websocket" };
-  if (o.origin !== null) headers.Origin = o.origin ?? BASE;
-  const res = await call("GET", `/api/danmaku/${videoId}/ws${o.after !== undefined ? `?after=${o.after}` : ""}`, { jar: o.jar, headers });
-  if (res.status !== 101) throw new Error(`upgrade refused: ${res.status} ${await res.text()}`);
-  const ws = res.webSocket!;
-  const queue: ServerMessage[] = [];
-  const seen: ServerMessage[] = [];
-  const waiters: Array<{ match: (m: ServerMessage) => boolean; resolve: (m: ServerMessage) => void }> = [];
-  ws.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data as string) as ServerMessage;
-    seen.push(message);
-    const i = waiters.findIndex((w) => w.match(message));
-    if (i >= 0) waiters.splice(i, 1)[0].resolve(message);
-    else queue.push(message);
-  });
-  ws.accept();
-  return {
-    ws,
-    seen,
-    send: (message) => ws.send(JSON.stringify(message)),
-    next(match = () => true) {
-      const i = queue.findIndex(match);
-      if (i >= 0) return Promise.resolve(queue.splice(i, 1)[0]);
-      return new Promise((resolve) => waiters.push({ match, resolve }));
-    },
-  };
-}
-
-const isType =
-  <T extends ServerMessage["type"]>(type: T) =>
-  (m: ServerMessage): m is Extract<ServerMessage, { type: T }> =>
-    m.type === type;
 
 describe("posting and reading", () => {
   it("a signed-in POST is stored under the user id and read back by window and in DPlayer's v3 shape", async () => {
@@ -176,6 +132,23 @@ describe("posting and reading", () => {
     expect(configured.status).toBe(400);
     expect((await configured.json<V3Answer>()).msg).toBe("内容包含屏蔽词");
     expect((await postV3(jar, { id: video, time: 1, text: "结局剧透：他死了" })).status).toBe(200);
+  });
+
+  it("matches blocked words through invisible characters and traditional forms; text of only invisible characters is empty", async () => {
+    const video = freshVideo();
+    const { jar } = await signUp("dm-words-hidden");
+    for (const text of ["傻\u200b逼", "加\u00ad微\u2060信", "草泥馬", "約炮"]) {
+      const res = await postV3(jar, { id: video, time: 1, text });
+      expect(res.status, JSON.stringify(text)).toBe(400);
+      expect((await res.json<V3Answer>()).msg).toBe("内容包含屏蔽词");
+    }
+    const empty = await postV3(jar, { id: video, time: 1, text: "\u200b\u2060\u3164\ufe0f" });
+    expect(empty.status).toBe(400);
+    expect((await empty.json<V3Answer>()).msg).toBe("弹幕内容不能为空");
+    // A comment with invisible characters is stored without them.
+    const ok = await postV3(jar, { id: video, time: 1, text: "好\u200b看" });
+    expect(ok.status).toBe(200);
+    expect((await ok.json<V3Answer>()).data?.text).toBe("好看");
   });
 
   it("rate-limits each user: about one comment per 2 s", async () => {

@@ -120,15 +120,29 @@ export function guardedFetch(inner: typeof fetch, timeoutMs: number, stop: Abort
   return guarded;
 }
 
-/** The account service of this request: the embedded one in-process, or the real one over the network. */
-export function serviceEndpoint(c: AppContext): ServiceEndpoint {
-  const config = configOf(c.env);
+/** Key the embedded service is reached with (it checks none). */
+const EMBEDDED_KEY = "embedded-anon-key";
+
+/**
+ * The account service for the site at `siteUrl` (whose origin is the embedded service's issuer),
+ * without a visitor: the real one over the network when configured, else the embedded one
+ * in-process. Also for calls made outside a visitor's request (a 弹幕 room's session checks).
+ */
+export function accountEndpoint(env: Env, siteUrl: string): ServiceEndpoint {
+  const config = configOf(env);
   if (config.SUPABASE_URL && config.SUPABASE_ANON_KEY) {
     // Looked up per call, so that a test can stand in for the network.
     const remote = (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init);
     return { url: config.SUPABASE_URL, key: config.SUPABASE_ANON_KEY, fetch: remote };
   }
-  const embedded = accountServiceFetch(accountServiceOptions(c.env, config, c.req.url));
+  return { url: new URL(siteUrl).origin, key: EMBEDDED_KEY, fetch: accountServiceFetch(accountServiceOptions(env, config, siteUrl)) };
+}
+
+/** The account service of this request: the embedded one in-process (with the visitor forwarded), or the real one over the network. */
+export function serviceEndpoint(c: AppContext): ServiceEndpoint {
+  const endpoint = accountEndpoint(c.env, c.req.url);
+  if (endpoint.key !== EMBEDDED_KEY) return endpoint;
+  const embedded = endpoint.fetch;
   const visitor = c.req.raw.headers;
   const forwarded: Record<string, string> = { "CF-Connecting-IP": clientAddress(visitor) };
   const country = clientCountry(visitor, (c.req.raw as { cf?: { country?: unknown } }).cf);
@@ -143,5 +157,5 @@ export function serviceEndpoint(c: AppContext): ServiceEndpoint {
     for (const [name, value] of Object.entries(forwarded)) request.headers.set(name, value);
     return embedded(request);
   };
-  return { url: new URL(c.req.url).origin, key: "embedded-anon-key", fetch: withVisitor };
+  return { ...endpoint, fetch: withVisitor };
 }

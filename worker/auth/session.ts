@@ -227,23 +227,39 @@ export async function storedSession(session: RequestSession): Promise<{ access_t
 }
 
 /**
+ * What the account service says of an access token (GET /auth/v1/user, no refresh): its user;
+ * `ended` when it refuses the token (401/403: expired, signed out, session or user gone —
+ * GoTrue and the embedded service alike); `unavailable` for no answer, a 5xx, 429 or anything
+ * that is not the service's.
+ */
+export type TokenUser = { kind: "user"; user: User } | { kind: "ended" } | { kind: "unavailable" };
+
+export async function userOfAccessToken(endpoint: ServiceEndpoint, accessToken: string, timeoutMs: number): Promise<TokenUser> {
+  try {
+    const response = await endpoint.fetch(`${endpoint.url}/auth/v1/user`, {
+      headers: { apikey: endpoint.key, Authorization: `Bearer ${accessToken}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const isJson = (response.headers.get("Content-Type") ?? "").includes("json");
+    const body: unknown = isJson ? await response.json().catch(() => null) : null;
+    if (!isJson) await response.body?.cancel();
+    if (response.status === 200) return isUser(body) ? { kind: "user", user: body } : { kind: "unavailable" };
+    if ((response.status === 401 || response.status === 403) && typeof body === "object" && body !== null) return { kind: "ended" };
+    return { kind: "unavailable" };
+  } catch {
+    return { kind: "unavailable" };
+  }
+}
+
+/**
  * After a refresh that could not be made (refused, failed, no answer): while the stored access
  * token has not expired yet, it still proves who the visitor is — ask the service with it.
  */
 export async function userFromStoredToken(session: RequestSession): Promise<User | null> {
   const stored = await storedSession(session);
   if (!stored || stored.expires_at * 1000 <= Date.now()) return null;
-  try {
-    const response = await session.endpoint.fetch(`${session.endpoint.url}/auth/v1/user`, {
-      headers: { apikey: session.endpoint.key, Authorization: `Bearer ${stored.access_token}` },
-      signal: AbortSignal.timeout(session.timeoutMs),
-    });
-    if (response.status !== 200) return null;
-    const user: unknown = await response.json();
-    return isUser(user) ? user : null;
-  } catch {
-    return null;
-  }
+  const asked = await userOfAccessToken(session.endpoint, stored.access_token, session.timeoutMs);
+  return asked.kind === "user" ? asked.user : null;
 }
 
 /**

@@ -7,7 +7,8 @@
  *   GET  /api/danmaku/{room}/ws          the room's WebSocket (same-site Origin; anyone reads,
  *                                        signed-in users post)
  * The worker checks the Origin and the session before anything reaches the room; the room
- * checks the comment itself, the user's rate limit (rate-limit.ts) and the blocked words.
+ * checks the comment itself, the blocked words, whether the user may post (poster.ts: a socket's
+ * session is asked again before its posts) and the user's rate limit (rate-limit.ts).
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -22,8 +23,8 @@ import {
   type DanmakuErrorCode,
 } from "../../shared/danmaku/model";
 import type { AppEnv } from "../app-env";
-import { applySession, createRequestSession, currentUser, userFromStoredToken, type RequestSession } from "../auth/session";
-import { MAX_READ, USER_HEADER, WORDS_HEADER, type PostResult, type RoomInfo } from "./room";
+import { applySession, createRequestSession, currentUser, storedSession, userFromStoredToken, type RequestSession } from "../auth/session";
+import { MAX_READ, SESSION_HEADER, WORDS_HEADER, type PostResult, type RoomInfo, type SocketSession } from "./room";
 import { findRoom, type RoomRef } from "./room-id";
 import { throughEdgeCache } from "../edge-answers";
 import { defaultEdgeCache } from "../stream/edge-cache";
@@ -33,6 +34,7 @@ export const READ_CACHE_SECONDS = 5;
 
 const STATUS: Record<DanmakuErrorCode, 400 | 401 | 403 | 404 | 413 | 429 | 503> = {
   notSignedIn: 401,
+  sessionEnded: 401,
   empty: 400,
   tooLong: 400,
   control: 400,
@@ -77,11 +79,14 @@ export function isSameSiteOrigin(request: Request, env: Env): boolean {
 }
 
 /**
- * The signed-in user id for a WebSocket upgrade, without refreshing the session (a 101 answer
- * cannot carry the refreshed cookie): the stored access token, while valid, is asked about.
+ * The session of a WebSocket upgrade, without refreshing it (a 101 answer cannot carry the
+ * refreshed cookie): the stored access token, while valid, is asked about; the room keeps it and
+ * asks again before posts (poster.ts).
  */
-async function socketUser(session: RequestSession): Promise<string | null> {
-  return (await userFromStoredToken(session))?.id ?? null;
+async function socketSession(session: RequestSession, site: string): Promise<SocketSession | null> {
+  const stored = await storedSession(session);
+  const user = stored ? await userFromStoredToken(session) : null;
+  return stored && user ? { user: user.id, accessToken: stored.access_token, expiresAt: stored.expires_at * 1000, site } : null;
 }
 
 /** Reads a query number in [0, MAX_VIDEO_TIME]; `fallback` when absent, null when malformed. */
@@ -175,10 +180,10 @@ danmakuApi.get("/:room/ws", async (c) => {
     return c.json({ error: { code: "upgrade_required", message: "需要 WebSocket 连接" } }, 426, noStore);
   if (!isSameSiteOrigin(c.req.raw, c.env)) return apiError(c, "foreign");
   const session = createRequestSession(c);
-  const user = session.hasCookie ? await socketUser(session) : null;
   const url = new URL(c.req.url);
+  const poster = session.hasCookie ? await socketSession(session, url.origin) : null;
   const headers = new Headers({ Upgrade: "websocket", [WORDS_HEADER]: encodeURIComponent(JSON.stringify(blockedWords(c.env))) });
-  if (user) headers.set(USER_HEADER, user);
+  if (poster) headers.set(SESSION_HEADER, encodeURIComponent(JSON.stringify(poster)));
   const after = url.searchParams.get("after");
   const target = new URL("https://room/ws");
   target.searchParams.set("key", room.key);

@@ -5,10 +5,13 @@
  * title's room starts with its sample comments. Each post passes the author's rate limit, kept
  * across all rooms by their DanmakuRateLimit object (rate-limit.ts). Viewers connect over the WebSocket
  * Hibernation API: the object keeps nothing in memory between events — who may post is in each
- * socket's attachment — so an idle room is evicted and costs nothing.
+ * socket's attachment, the access token that proves it in the object's storage (socket_sessions)
+ * — so an idle room is evicted and costs nothing. Every post first asks poster.ts whether its
+ * author may post (a socket's session again at each post: docs/decisions/0041-danmaku-session.md).
  */
 import { DurableObject } from "cloudflare:workers";
 import { sampleComments } from "../../shared/danmaku/samples";
+import { toSimplified } from "../../shared/search/t2s";
 import {
   checkDraft,
   DANMAKU_MESSAGES,
@@ -21,11 +24,15 @@ import {
   type DanmakuColor,
   type ServerMessage,
 } from "../../shared/danmaku/model";
+import { mayPost, type Standing } from "./poster";
 import { takeRate } from "./rate-limit";
 import type { RoomRef } from "./room-id";
 
-/** Request header the worker sets on the WebSocket upgrade: the signed-in user id (absent: read only). */
-export const USER_HEADER = "X-Danmaku-User";
+/**
+ * Request header the worker sets on the WebSocket upgrade of a signed-in user: their session
+ * (URI-encoded JSON {@link SocketSession}); absent: the socket is read only.
+ */
+export const SESSION_HEADER = "X-Danmaku-Session";
 /** Request header with the blocked words (URI-encoded JSON array) for posts made over the socket. */
 export const WORDS_HEADER = "X-Danmaku-Words";
 /** Most comments one backlog or window read returns. */
@@ -36,10 +43,52 @@ export type PostResult = { ok: true; comment: DanmakuComment } | { ok: false; co
 /** What the room needs to know about itself (from room-id.ts findRoom). */
 export type RoomInfo = Pick<RoomRef, "key" | "sampleSeconds">;
 
+/** The session a socket opened with: the user id, the access token, when it expires (ms) and the site's origin (the token's issuer). */
+export interface SocketSession {
+  user: string;
+  accessToken: string;
+  expiresAt: number;
+  site: string;
+}
+
+/**
+ * How long a socket's session check stands for further posts that are refused (by the rate limit
+ * or the text): a flood costs one account-service call per this. A stored comment uses the check
+ * up, so every stored comment had its own (the rate limit allows one per 2 s anyway).
+ */
+export const SESSION_RECHECK_MS = 3000;
+
 interface Attachment {
   room: RoomInfo;
-  user: string | null;
+  /** Who posts over this socket (`socket` names its socket_sessions row; `checkedAt`: the last check that passed, ms, 0 for none). Null: read only. */
+  poster: { user: string; socket: string; checkedAt: number } | null;
+  /** The poster's session ended: the socket is read only from then on. */
+  ended: boolean;
   words: string[];
+}
+
+const READ_ONLY: Attachment = { room: { key: "", sampleSeconds: null }, poster: null, ended: false, words: [] };
+
+function attachmentOf(ws: WebSocket): Attachment {
+  const value = (ws.deserializeAttachment() ?? READ_ONLY) as Partial<Attachment> & { user?: unknown };
+  // A socket opened before sessions were checked at each post (its attachment has only `user`) cannot prove its session: read only.
+  return { ...READ_ONLY, ...value, poster: value.poster ?? null, ended: value.ended ?? typeof value.user === "string" };
+}
+
+type SessionRow = { socket: string; user: string; token: string; expires_at: number; site: string };
+
+/** A socket's session, as the upgrade header carries it; null when absent or malformed. */
+function parseSocketSession(header: string | null): SocketSession | null {
+  if (!header) return null;
+  try {
+    const value: unknown = JSON.parse(decodeURIComponent(header));
+    if (typeof value !== "object" || value === null) return null;
+    const { user, accessToken, expiresAt, site } = value as Record<string, unknown>;
+    if (typeof user !== "string" || !user || typeof accessToken !== "string" || !accessToken || typeof site !== "string") return null;
+    return typeof expiresAt === "number" && Number.isFinite(expiresAt) ? { user, accessToken, expiresAt, site } : null;
+  } catch {
+    return null;
+  }
 }
 
 type Row = { id: number; time: number; text: string; mode: string; color: string; author: string; created: number };
@@ -69,6 +118,10 @@ export class DanmakuRoom extends DurableObject<Env> {
     // The per-room rate-limit table of before DanmakuRateLimit.
     this.sql.exec("DROP TABLE IF EXISTS posts");
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    // The access token of each posting socket, while it is open and the token valid (not in the
+    // attachment: a token with the user's metadata can outgrow an attachment's size limit).
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS socket_sessions (
+      socket TEXT PRIMARY KEY, user TEXT NOT NULL, token TEXT NOT NULL, expires_at INTEGER NOT NULL, site TEXT NOT NULL)`);
   }
 
   /** Stores the sample comments of a built-in title once (shared/danmaku/samples.ts), unless DANMAKU_SAMPLES is "off". */
@@ -91,16 +144,64 @@ export class DanmakuRoom extends DurableObject<Env> {
   }
 
   /**
-   * Checks a comment of `author`, asks their rate limit (all rooms together), then stores and
-   * broadcasts it. A refused comment does not count against the limit.
+   * A comment of `author`, whose session the worker read in the request that carries it
+   * (DPlayer's POST): see {@link accept}.
    */
-  async post(room: RoomInfo, author: string, input: unknown, words: readonly string[]): Promise<PostResult> {
+  post(room: RoomInfo, author: string, input: unknown, words: readonly string[]): Promise<PostResult> {
+    return this.accept(room, author, input, words, () => mayPost(this.env, { user: author, proof: "request" }));
+  }
+
+  /**
+   * Checks a comment (text, blocked words after folding width, case and traditional characters),
+   * then whether its author may post (`standing`: poster.ts), then their rate limit (all rooms
+   * together), then stores and broadcasts it. A refused comment does not count against the limit.
+   */
+  private async accept(room: RoomInfo, author: string, input: unknown, words: readonly string[], standing: () => Promise<Standing>): Promise<PostResult> {
     this.ensureSamples(room);
-    const checked = checkDraft(input, words);
+    const checked = checkDraft(input, words, toSimplified);
     if (!checked.ok) return { ok: false, code: checked.code };
+    const may = await standing();
+    if (!may.ok) return { ok: false, code: may.code };
     const rate = await takeRate(this.env, author);
     if (!rate.ok) return { ok: false, code: "tooFast", retryAfterMs: rate.retryAfterMs };
     return { ok: true, comment: this.store(author, checked.draft) };
+  }
+
+  /**
+   * Whether the socket's poster may post now: their session asked of the account service
+   * (poster.ts) unless a check passed less than SESSION_RECHECK_MS ago and no comment used it up.
+   * A session that ended makes the socket read only (its token row goes); an unanswered check
+   * changes nothing.
+   */
+  private async socketStanding(ws: WebSocket): Promise<Standing> {
+    const poster = attachmentOf(ws).poster;
+    if (!poster) return { ok: false, code: "sessionEnded" };
+    if (Date.now() - poster.checkedAt < SESSION_RECHECK_MS) return { ok: true };
+    const row = this.sql.exec<SessionRow>("SELECT * FROM socket_sessions WHERE socket = ?", poster.socket).toArray()[0];
+    const standing: Standing = row
+      ? await mayPost(this.env, { user: row.user, proof: "token", accessToken: row.token, expiresAt: row.expires_at, site: row.site })
+      : { ok: false, code: "sessionEnded" };
+    // Another message of this socket may have ended it meanwhile.
+    const now = attachmentOf(ws);
+    if (!standing.ok) {
+      if (standing.code === "sessionEnded") this.endSession(ws, poster.socket);
+      return standing;
+    }
+    if (!now.poster) return { ok: false, code: "sessionEnded" };
+    ws.serializeAttachment({ ...now, poster: { ...now.poster, checkedAt: Date.now() } } satisfies Attachment);
+    return standing;
+  }
+
+  /** The socket may no longer post: read only, its token forgotten. */
+  private endSession(ws: WebSocket, socket: string): void {
+    this.sql.exec("DELETE FROM socket_sessions WHERE socket = ?", socket);
+    ws.serializeAttachment({ ...attachmentOf(ws), poster: null, ended: true } satisfies Attachment);
+  }
+
+  /** A stored comment used up the socket's last session check: the next post asks again. */
+  private useUpCheck(ws: WebSocket): void {
+    const now = attachmentOf(ws);
+    if (now.poster) ws.serializeAttachment({ ...now, poster: { ...now.poster, checkedAt: 0 } } satisfies Attachment);
   }
 
   /** Stores and broadcasts a checked comment (no rate limit: post() asks it). */
@@ -156,7 +257,7 @@ export class DanmakuRoom extends DurableObject<Env> {
       sampleSeconds: url.searchParams.has("samples") && Number.isFinite(samples) ? samples : null,
     };
     this.ensureSamples(room);
-    const user = request.headers.get(USER_HEADER);
+    const session = parseSocketSession(request.headers.get(SESSION_HEADER));
     let words: string[] = [];
     try {
       const parsed: unknown = JSON.parse(decodeURIComponent(request.headers.get(WORDS_HEADER) ?? "[]"));
@@ -166,10 +267,23 @@ export class DanmakuRoom extends DurableObject<Env> {
     }
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ room, user: user || null, words } satisfies Attachment);
+    let poster: Attachment["poster"] = null;
+    if (session) {
+      this.sql.exec("DELETE FROM socket_sessions WHERE expires_at <= ?", Date.now());
+      poster = { user: session.user, socket: crypto.randomUUID(), checkedAt: 0 };
+      this.sql.exec(
+        "INSERT INTO socket_sessions (socket, user, token, expires_at, site) VALUES (?, ?, ?, ?, ?)",
+        poster.socket,
+        session.user,
+        session.accessToken,
+        session.expiresAt,
+        session.site,
+      );
+    }
+    server.serializeAttachment({ room, poster, ended: false, words } satisfies Attachment);
     // SQL calls are synchronous: no comment can slip in between the backlog and the first broadcast.
     const last = this.sql.exec<{ last: number | null }>("SELECT MAX(id) AS last FROM comments").one().last ?? 0;
-    send(server, { type: "hello", canPost: Boolean(user), last });
+    send(server, { type: "hello", canPost: poster !== null, last });
     const afterText = url.searchParams.get("after");
     const after = afterText !== null && /^\d{1,15}$/.test(afterText) ? Number(afterText) : null;
     if (after !== null && after < last) {
@@ -191,20 +305,22 @@ export class DanmakuRoom extends DurableObject<Env> {
     if (typeof data !== "object" || data === null || (data as { type?: unknown }).type !== "post") return fail(ws, "badRequest");
     const nonceValue = (data as { nonce?: unknown }).nonce;
     const nonce = typeof nonceValue === "string" ? nonceValue.slice(0, 64) : "";
-    const { room, user, words } = (ws.deserializeAttachment() ?? { room: { key: "", sampleSeconds: null }, user: null, words: [] }) as Attachment;
-    if (!user) return fail(ws, "notSignedIn", nonce);
+    const { room, poster, ended, words } = attachmentOf(ws);
+    if (!poster) return fail(ws, ended ? "sessionEnded" : "notSignedIn", nonce);
     let result: PostResult;
     try {
-      result = await this.post(room, user, data, words);
+      result = await this.accept(room, poster.user, data, words, () => this.socketStanding(ws));
     } catch (error) {
       console.error("danmaku: a post over the socket failed", error);
       return fail(ws, "unavailable", nonce);
     }
     if (!result.ok) return fail(ws, result.code, nonce);
+    this.useUpCheck(ws);
     send(ws, { type: "ack", nonce, comment: result.comment });
   }
 
   override webSocketClose(ws: WebSocket, code: number): void {
+    this.forgetSession(ws);
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
     } catch {
@@ -212,7 +328,15 @@ export class DanmakuRoom extends DurableObject<Env> {
     }
   }
 
-  override webSocketError(): void {}
+  override webSocketError(ws: WebSocket): void {
+    this.forgetSession(ws);
+  }
+
+  /** A closed socket's token row goes (rows of sockets that never said goodbye go once their token expired). */
+  private forgetSession(ws: WebSocket): void {
+    const poster = attachmentOf(ws).poster;
+    if (poster) this.sql.exec("DELETE FROM socket_sessions WHERE socket = ?", poster.socket);
+  }
 
   private broadcast(message: ServerMessage): void {
     const text = JSON.stringify(message);

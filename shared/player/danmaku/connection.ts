@@ -1,7 +1,9 @@
 /**
  * The room connection of one video: the stored comments over HTTP, then the live WebSocket.
  * A dropped socket comes back (1 s, 2 s, … up to 30 s) asking for everything after the last id
- * it saw, so nothing is missed twice or shown twice (the stage drops known ids).
+ * it saw, so nothing is missed twice or shown twice (the stage drops known ids). A socket whose
+ * session ended (signed out, or its access token expired) is read only: its refused post, and the
+ * next ones, go as DPlayer's POST, which refreshes a live session or answers in Chinese.
  */
 import type { DanmakuComment, DanmakuDraft, ServerMessage } from "../../danmaku/model";
 
@@ -22,7 +24,7 @@ export class DanmakuConnection {
   private retry = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private socketCanPost = false;
-  private readonly pending = new Map<string, (result: SendResult) => void>();
+  private readonly pending = new Map<string, { draft: DanmakuDraft; resolve: (result: SendResult) => void }>();
 
   constructor(
     /** The room key (shared/danmaku/model.ts roomKey). */
@@ -60,7 +62,7 @@ export class DanmakuConnection {
     ws.onclose = () => {
       this.ws = null;
       this.socketCanPost = false;
-      for (const [, resolve] of this.pending) resolve({ ok: false, message: GENERIC_ERROR });
+      for (const [, { resolve }] of this.pending) resolve({ ok: false, message: GENERIC_ERROR });
       this.pending.clear();
       if (this.closed) return;
       const delay = Math.min(30_000, 1000 * 2 ** this.retry++);
@@ -88,11 +90,15 @@ export class DanmakuConnection {
       this.events.comments([message.comment], true);
     } else if (message.type === "ack") {
       this.note([message.comment]);
-      this.pending.get(message.nonce)?.({ ok: true, comment: message.comment });
+      this.pending.get(message.nonce)?.resolve({ ok: true, comment: message.comment });
       this.pending.delete(message.nonce);
     } else if (message.type === "error" && message.nonce) {
-      this.pending.get(message.nonce)?.({ ok: false, message: message.message });
+      const waiting = this.pending.get(message.nonce);
       this.pending.delete(message.nonce);
+      if (message.code === "sessionEnded") {
+        this.socketCanPost = false;
+        if (waiting) void this.post(waiting.draft).then(waiting.resolve);
+      } else waiting?.resolve({ ok: false, message: message.message });
     }
   }
 
@@ -102,10 +108,15 @@ export class DanmakuConnection {
     if (ws && ws.readyState === WebSocket.OPEN && this.socketCanPost) {
       const nonce = crypto.randomUUID();
       return new Promise<SendResult>((resolve) => {
-        this.pending.set(nonce, resolve);
+        this.pending.set(nonce, { draft, resolve });
         ws.send(JSON.stringify({ type: "post", nonce, ...draft }));
       });
     }
+    return this.post(draft);
+  }
+
+  /** DPlayer's POST of a comment. */
+  private async post(draft: DanmakuDraft): Promise<SendResult> {
     try {
       const res = await fetch("/api/danmaku/v3/", {
         method: "POST",

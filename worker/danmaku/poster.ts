@@ -1,0 +1,32 @@
+/**
+ * Whether a user may post 弹幕 now: the one check every post passes before the rate limit, in
+ * the room (room.ts), whichever way it came. A post over HTTP comes with a session the worker
+ * read in that very request (getUser, refreshing it); a post over a room's socket comes with the
+ * access token the socket opened with, which is asked of the account service again (GET
+ * /auth/v1/user: the embedded service answers from D1, so a signed-out, signed-out-everywhere,
+ * password-changed or expired session is refused at once — docs/decisions/0041-danmaku-session.md).
+ * Disabling accounts and muting users (admin, to come) belong here, for both ways.
+ */
+import { accountEndpoint } from "../auth/service-fetch";
+import { accountServiceTimeoutMs, userOfAccessToken } from "../auth/session";
+
+/** Who posts, and how their session is known. */
+export type Poster =
+  /** The worker read the session in the request that carries the post (DPlayer's POST). */
+  | { user: string; proof: "request" }
+  /** A socket's: the access token of the upgrade, when it expires (ms) and the site it was issued for. */
+  | { user: string; proof: "token"; accessToken: string; expiresAt: number; site: string };
+
+/** `sessionEnded`: the socket may no longer post; `unavailable`: the account service could not tell (try again). */
+export type Standing = { ok: true } | { ok: false; code: "sessionEnded" | "unavailable" };
+
+export async function mayPost(env: Env, poster: Poster, nowMs = Date.now()): Promise<Standing> {
+  if (poster.proof === "token") {
+    if (poster.expiresAt <= nowMs) return { ok: false, code: "sessionEnded" };
+    const asked = await userOfAccessToken(accountEndpoint(env, poster.site), poster.accessToken, accountServiceTimeoutMs(env));
+    if (asked.kind === "unavailable") return { ok: false, code: "unavailable" };
+    if (asked.kind === "ended" || asked.user.id !== poster.user) return { ok: false, code: "sessionEnded" };
+  }
+  // Disabled accounts and muted users: refused here (not yet: the admin does not exist).
+  return { ok: true };
+}
