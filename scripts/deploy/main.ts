@@ -160,7 +160,7 @@ export async function deploy(argv: readonly string[], log: (line: string) => voi
     log("would import the catalogue into D1 (npm run catalogue -- import --remote)");
     const plan = planMedia(references, local, new Map());
     for (const line of mediaSummary(plan, references.size)) log(line.replace(/^ {2}upload/, "  would upload at most"));
-    log("  (the real deploy lists the bucket first and skips every file it already holds with the same MD5)");
+    log("  (the real deploy lists the bucket first and skips every file it already holds with the same checksum)");
     log(`would deploy worker "yingshi" (gzip ${kib(size.gzipBytes)}), then check: home, one master playlist, one segment, one cover`);
     return plan.missing.length > 0 ? 1 : 0;
   }
