@@ -174,7 +174,7 @@ export async function deploy(argv: readonly string[], log: (line: string) => voi
     log("would import the catalogue into D1 (npm run catalogue -- import --remote)");
     const plan = planMedia(references, local, new Map());
     for (const line of mediaSummary(plan, references.size)) log(line.replace(/^ {2}upload/, "  would upload at most"));
-    log("  (the real deploy lists the bucket first and skips every file it already holds with the same MD5)");
+    log("  (the real deploy lists the bucket first and skips every file it already holds with the same checksum)");
     const site = planSiteVars({ secrets: [], toml: await tomlSettings(), url: values.url ?? (await knownSiteUrl()) });
     log("would set, as if the worker had no secrets yet (the account is not asked offline):");
     for (const note of site.notes) log(`  ${note}`);

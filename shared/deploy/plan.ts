@@ -13,13 +13,19 @@ export interface LocalFile {
   /** Path on disk. */
   file: string;
   size: number;
+  /** Hex MD5 of the whole file. */
   md5: string;
+  /**
+   * What the bucket lists for these bytes once uploaded (shared/deploy/checksum.ts): the MD5, or for
+   * a file sent in parts (needsMultipart) R2's multipart ETag.
+   */
+  checksum: string;
 }
 
 export interface RemoteObject {
   size: number;
-  /** Hex MD5 of the bytes, or null when the bucket cannot tell (then the object is uploaded again). */
-  md5: string | null;
+  /** The checksum the upload endpoint verified (see LocalFile), or null when the bucket cannot tell (then the object is uploaded again). */
+  checksum: string | null;
 }
 
 export interface Upload extends LocalFile {
@@ -61,7 +67,7 @@ export function referencedMedia(titles: readonly TitleEntry[]): Map<string, { co
 
 /**
  * Plans the media upload: for each referenced number, the local pack's files (the cover only when
- * the catalogue names it) compared with the bucket's listing by MD5 and size.
+ * the catalogue names it) compared with the bucket's listing by checksum and size.
  */
 export function planMedia(
   references: ReadonlyMap<string, { cover: boolean }>,
@@ -85,7 +91,7 @@ export function planMedia(
       }
       if (key.kind === "cover" && !references.get(n)?.cover) continue;
       const there = remote.get(f.key);
-      if (there && there.md5 === f.md5 && there.size === f.size) {
+      if (there && there.checksum === f.checksum && there.size === f.size) {
         plan.unchanged++;
         plan.unchangedBytes += f.size;
         continue;

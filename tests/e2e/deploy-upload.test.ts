@@ -1,4 +1,4 @@
-import { appendFile, cp, mkdtemp, rm } from "node:fs/promises";
+import { appendFile, cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -7,8 +7,9 @@ import { planMedia, referencedMedia } from "../../shared/deploy/plan";
 import { validateCatalogue } from "../../shared/catalogue/schema";
 import catalogue from "../../catalogue/titles.json";
 import { checkSite } from "../../scripts/deploy/checks";
-import { listObjects, type MediaEndpoint } from "../../scripts/deploy/endpoint";
-import { localMedia } from "../../scripts/deploy/local-media";
+import { listObjects, putMultipart, type MediaEndpoint, type PartState } from "../../scripts/deploy/endpoint";
+import { fileChecksums, localMedia } from "../../scripts/deploy/local-media";
+import { SINGLE_PUT_MAX_BYTES } from "../../shared/deploy/media-keys";
 import { progressBar } from "../../scripts/deploy/progress";
 import { uploadMedia } from "../../scripts/deploy/upload";
 import { TITLES_DIR } from "../../scripts/media/titles";
@@ -129,6 +130,22 @@ describe("deploy upload through the worker's endpoint", () => {
     await waitForHydration(page);
     await waitPlaying(page, 0.5);
     await context.close();
+  });
+
+  // 64 MiB and a restarted part through wrangler dev: longer than the other cases.
+  it("sends a file larger than one request in verified parts; the listing reports the checksum the deploy computes", { timeout: 120_000 }, async () => {
+    const file = path.join(packs, "big.mp4");
+    const size = SINGLE_PUT_MAX_BYTES + 1000;
+    await writeFile(file, Buffer.alloc(size, 7));
+    const { checksum } = await fileChecksums(file, size);
+    // A saved state of an upload that no longer exists (expired, or aborted by the endpoint): started anew.
+    let saved: PartState | undefined = { uploadId: "gone", checksum, size, parts: [] };
+    await putMultipart(endpoint, { key: "99.mp4", file, size, checksum }, saved, (state) => {
+      saved = state;
+      return Promise.resolve();
+    });
+    expect(saved).toBeUndefined();
+    expect((await listObjects(endpoint, "99.")).get("99.mp4")).toEqual({ size, checksum });
   });
 
   it("names what failed when a title is missing from the bucket", async () => {

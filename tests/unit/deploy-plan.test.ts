@@ -22,22 +22,20 @@ const title = (n: number, episodes: number[] = []): TitleEntry => ({
     : {}),
 });
 
-/** A pack's files as the local listing gives them (md5 derived from the key and a version). */
+/** A pack's files as the local listing gives them (md5 derived from the key and a version; single puts, so the checksum is the MD5). */
 function pack(n: number, version = "a", extra: Partial<Record<string, number>> = {}): LocalFile[] {
   const names = ["360p-0123abcd-init.mp4", "360p-0123abcd-00000.m4s", "360p-0123abcd-00001.m4s", "360p.m3u8", "subtitles-zh-CN.vtt", "master.m3u8"];
   const keys = [`${n}.mp4`, `${n}.webp`, ...names.map((name) => `stream/${n}/${name}`)];
-  return keys.map((key) => ({
-    key,
-    file: `/cache/${key}`,
-    size: extra[key] ?? 1000,
-    md5: (version + key)
+  return keys.map((key) => {
+    const md5 = (version + key)
       .padEnd(32, "0")
       .slice(0, 32)
-      .replace(/[^0-9a-f]/g, "0"),
-  }));
+      .replace(/[^0-9a-f]/g, "0");
+    return { key, file: `/cache/${key}`, size: extra[key] ?? 1000, md5, checksum: md5 };
+  });
 }
 
-const asRemote = (files: LocalFile[]): Map<string, RemoteObject> => new Map(files.map((f) => [f.key, { size: f.size, md5: f.md5 }]));
+const asRemote = (files: LocalFile[]): Map<string, RemoteObject> => new Map(files.map((f) => [f.key, { size: f.size, checksum: f.checksum }]));
 
 describe("referencedMedia", () => {
   it("lists every title's and episode's media number; covers only where the catalogue names one", () => {
@@ -77,10 +75,10 @@ describe("planMedia", () => {
     expect(plan.unchanged).toBe(16);
   });
 
-  it("re-uploads a changed file (other MD5 or size) and nothing else", () => {
+  it("re-uploads a changed file (other checksum or size) and nothing else", () => {
     const remote = asRemote([...pack(1), ...pack(2)]);
-    remote.set("stream/2/360p.m3u8", { size: 1000, md5: "f".repeat(32) });
-    remote.set("2.mp4", { size: 999, md5: pack(2).find((f) => f.key === "2.mp4")!.md5 });
+    remote.set("stream/2/360p.m3u8", { size: 1000, checksum: "f".repeat(32) });
+    remote.set("2.mp4", { size: 999, checksum: pack(2).find((f) => f.key === "2.mp4")!.checksum });
     const plan = planMedia(refs, local, remote);
     expect(plan.uploads.map((u) => [u.key, u.reason])).toEqual([
       ["2.mp4", "changed"],
@@ -88,9 +86,9 @@ describe("planMedia", () => {
     ]);
   });
 
-  it("uploads again what the bucket cannot vouch for (no MD5)", () => {
+  it("uploads again what the bucket cannot vouch for (no checksum)", () => {
     const remote = asRemote(pack(1));
-    remote.set("1.mp4", { size: 1000, md5: null });
+    remote.set("1.mp4", { size: 1000, checksum: null });
     expect(planMedia(new Map([["1", { cover: true }]]), local, remote).uploads.map((u) => u.key)).toEqual(["1.mp4"]);
   });
 
@@ -109,8 +107,8 @@ describe("planMedia", () => {
   it("never uploads a local file that is not a media key of its number", () => {
     const odd = [
       ...pack(1),
-      { key: "stream/1/notes.txt", file: "/x", size: 1, md5: "0".repeat(32) },
-      { key: "stream/2/master.m3u8", file: "/y", size: 1, md5: "0".repeat(32) },
+      { key: "stream/1/notes.txt", file: "/x", size: 1, md5: "0".repeat(32), checksum: "0".repeat(32) },
+      { key: "stream/2/master.m3u8", file: "/y", size: 1, md5: "0".repeat(32), checksum: "0".repeat(32) },
     ];
     const plan = planMedia(new Map([["1", { cover: true }]]), new Map([["1", odd]]), new Map());
     expect(plan.refused).toEqual(["stream/1/notes.txt", "stream/2/master.m3u8"]);
