@@ -1,10 +1,28 @@
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLAYER, baseURL, launchBrowser, media, open, waitForHydration } from "./browser";
+import { newVisitor, PASSWORD, uniqueEmail, uniqueIp } from "./visitors";
 
 /** Real playback in Chromium sends the play beacon (shared/player/usePlayBeacon.ts); the 排行榜 works without JavaScript. */
 
 let browser: Browser;
+
+/**
+ * The worker's answers to the page's POSTs to `url`, in order. The beacon is a keepalive request,
+ * whose response body neither Playwright's response objects nor CDP hand over: the request is
+ * routed, sent on to the site unchanged (headers, cookies and address included) and its answer
+ * recorded on the way back.
+ */
+async function postAnswers(page: Page, url: string): Promise<Array<{ status: number; body: string }>> {
+  const answers: Array<{ status: number; body: string }> = [];
+  await page.route(url, async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    const response = await route.fetch();
+    answers.push({ status: response.status(), body: await response.text() });
+    await route.fulfill({ response });
+  });
+  return answers;
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -15,17 +33,35 @@ afterAll(async () => {
 });
 
 describe("play counter in the browser", () => {
-  it("the player reports a play after 10 seconds of playback, once; the worker counts a visitor once a day", async () => {
-    const context = await browser.newContext();
+  it("the player reports a play after 10 seconds of playback, once; the worker counts a new visitor, once a day, and the page's count moves by one", async () => {
+    const TITLE = "video_006";
+    // The page shows real plays once a title has any (a random figure before): one play by another
+    // visitor new to this run makes sure it has.
+    const seed = await fetch(`${baseURL()}/api/plays/${TITLE}`, { method: "POST", headers: { "CF-Connecting-IP": uniqueIp() } });
+    expect(await seed.json()).toEqual({ counted: true });
+    // A visitor new to this run (its own address), signed in: its pages are rendered for it, never
+    // an edge-cached copy, so they show the count as it is.
+    const context = await newVisitor(browser);
     try {
-      const { page } = await open(context, "/video/video_006");
-      // (A keepalive request's response is awaited as a response: Playwright's request.response() never settles for it.)
-      const res = await page.waitForResponse((r) => r.request().method() === "POST" && r.url() === `${baseURL()}/api/plays/video_006`, { timeout: 45_000 });
+      const signUp = await context.request.post(baseURL() + "/api/auth/sign-up", {
+        data: { email: uniqueEmail("plays"), password: PASSWORD, confirmPassword: PASSWORD },
+      });
+      expect(signUp.status()).toBe(200);
+      const { page } = await open(context, `/video/${TITLE}`);
+      const beaconUrl = `${baseURL()}/api/plays/${TITLE}`;
+      const beacons = await postAnswers(page, beaconUrl);
+      const plays = async () => Number(/^(\d+)次播放$/.exec((await page.locator(".video-meta span", { hasText: "次播放" }).innerText()).trim())?.[1]);
+      // Rendered at page load, before any beacon of this visitor.
+      const before = await plays();
+      expect(before).toBeGreaterThanOrEqual(1);
       // Sent once the video has played about 10 seconds, not on page load.
+      await page.waitForRequest((r) => r.method() === "POST" && r.url() === beaconUrl, { timeout: 45_000 });
       expect(await media(page, (v) => v.currentTime)).toBeGreaterThanOrEqual(9.5);
-      expect(res.status()).toBe(200);
-      // The same browser again today: not counted a second time (the beacon's visit is in D1).
-      const again = await page.evaluate(async () => (await fetch("/api/plays/video_006", { method: "POST" })).json());
+      await expect.poll(() => beacons.length).toBe(1);
+      expect(beacons[0].status).toBe(200);
+      expect(JSON.parse(beacons[0].body)).toEqual({ counted: true });
+      // The same visitor again today: not counted a second time (the beacon's visit is in D1).
+      const again = await page.evaluate(async (title) => (await fetch(`/api/plays/${title}`, { method: "POST" })).json(), TITLE);
       expect(again).toEqual({ counted: false });
       // Only one beacon per page view, however long it plays (to near the end of the 12 s local clip).
       let more = 0;
@@ -34,6 +70,11 @@ describe("play counter in the browser", () => {
       });
       await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.currentTime ?? 0) > 11, PLAYER, { timeout: 20_000 });
       expect(more).toBe(0);
+      // The title's count, rendered afresh (the clip's end may have moved the page on to another title):
+      // this visitor's play, once.
+      await page.goto(`${baseURL()}/video/${TITLE}`);
+      await waitForHydration(page);
+      expect(await plays()).toBe(before + 1);
     } finally {
       await context.close();
     }

@@ -2,8 +2,21 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { describe, expect, it } from "vitest";
 import app from "../../worker/index";
 import { pageCacheKeyUrl } from "../../worker/page-cache";
+import { defaultEdgeCache } from "../../worker/stream/edge-cache";
+import { signUp, type Jar } from "./helpers/visitor";
 
 const BASE = "https://cache.test";
+
+/** A GET of the worker, its body read and every cache write it started finished. */
+async function settledGet(path: string, jar?: Jar): Promise<{ res: Response; html: string }> {
+  const headers = new Headers();
+  if (jar?.size) headers.set("Cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+  const ctx = createExecutionContext();
+  const res = await app.fetch(new Request(BASE + path, { headers }), env, ctx);
+  const html = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { res, html };
+}
 
 function nonceOf(res: Response): string | undefined {
   return /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
@@ -48,10 +61,37 @@ describe("edge caching of anonymous HTML", () => {
     expect(shared?.headers.get("X-Cache")).toBe("HIT");
   });
 
-  it("search pages and signed-in visitors are never cached", async () => {
+  it("search pages are never cached", async () => {
     const search = await SELF.fetch(BASE + "/search?q=家");
     await search.text();
     expect(search.headers.get("X-Cache")).toBeNull();
+  });
+
+  it("a signed-in visitor's page is never stored: an anonymous visitor after them gets a fresh anonymous render", async () => {
+    const { email, jar } = await signUp("page-cache", { base: BASE });
+    // A cacheable page no earlier request has put in the cache.
+    const path = `/info/help?visit=${crypto.randomUUID()}`;
+    const key = new Request(pageCacheKeyUrl(BASE + path));
+    // The cache the worker keeps pages in (caches.default).
+    const edge = defaultEdgeCache();
+    expect(edge).not.toBeNull();
+    const signedIn = await settledGet(path, jar);
+    expect(signedIn.res.status).toBe(200);
+    expect(signedIn.html).toContain(email); // really signed in: the page is theirs
+    expect(signedIn.html).toContain("退出登录");
+    expect(await edge!.match(key)).toBeUndefined();
+    const anonymous = await settledGet(path);
+    expect(anonymous.res.headers.get("X-Cache")).toBe("MISS");
+    expect(anonymous.html).not.toContain(email);
+    expect(anonymous.html).toContain("登录/注册");
+    // The signed-in answer went past the cache and tells every other cache not to keep it either.
+    expect(signedIn.res.headers.get("X-Cache")).toBeNull();
+    expect(signedIn.res.headers.get("Cache-Control")).toBe("private, no-store");
+    // The anonymous render is what the cache keeps.
+    expect(await edge!.match(key)).toBeDefined();
+  });
+
+  it("a request with a session cookie that signs nobody in is not cached either", async () => {
     const withCookie = await SELF.fetch(BASE + "/info/help", { headers: { Cookie: "yingshi-auth=garbage" } });
     await withCookie.text();
     expect(withCookie.headers.get("X-Cache")).toBeNull();

@@ -181,7 +181,7 @@ describe("JSON answers in MacCMS's format", () => {
     expect(updating.list.every((row) => (row as DetailRow).vod_isend === 0)).toBe(true);
   });
 
-  it("h keeps titles updated in the last h hours", async () => {
+  it("h keeps titles updated in the last h hours (the in-memory source)", async () => {
     const now = Date.now();
     const [a, b, c] = videos;
     const source = memorySource([toFeedTitle(a, now - 3_600_000, ""), toFeedTitle(b, now - 30 * 3_600_000, ""), toFeedTitle(c, now - 100 * 3_600_000, "")]);
@@ -192,6 +192,34 @@ describe("JSON answers in MacCMS's format", () => {
     expect((await json(API + "?h=24", app)).list.map((row) => row.vod_id)).toEqual([1]);
     expect((await json(API + "?h=48", app)).list.map((row) => row.vod_id)).toEqual([1, 2]);
     expect((await json(API + "?h=1000", app)).total).toBe(3);
+  });
+
+  it("h on the site's D1 catalogue: the SQL window is in milliseconds like updated_at", async () => {
+    // The worker tests' D1 holds the catalogue file, imported moments ago (tests/worker/setup.ts).
+    expect((await json(API + "?h=1")).total).toBe(videos.length);
+    const saved = await env.DB.prepare("SELECT id, updated_at FROM titles").all<{ id: string; updated_at: number }>();
+    const setUpdated = (rows: ReadonlyArray<{ id: string; updated_at: number }>) =>
+      env.DB.batch(rows.map((r) => env.DB.prepare("UPDATE titles SET updated_at = ? WHERE id = ?").bind(r.updated_at, r.id)));
+    const now = Date.now();
+    const hoursAgo = (h: number) => now - h * 3_600_000;
+    try {
+      // Every title last updated 1000 hours ago, but three: 1, 30 and 100 hours ago.
+      await env.DB.prepare("UPDATE titles SET updated_at = ?").bind(hoursAgo(1000)).run();
+      const [a, b, c] = videos;
+      await setUpdated([
+        { id: a.id, updated_at: hoursAgo(1) },
+        { id: b.id, updated_at: hoursAgo(30) },
+        { id: c.id, updated_at: hoursAgo(100) },
+      ]);
+      const ids = async (query: string) => (await json(API + query)).list.map((row) => row.vod_id);
+      expect(await ids("?h=24")).toEqual([1]);
+      expect(await ids("?h=48")).toEqual([1, 2]);
+      expect(await ids("?h=200&ac=detail")).toEqual([1, 2, 3]);
+      expect((await json(API + "?h=200")).total).toBe(3);
+      expect((await json(API + "?h=2000")).total).toBe(videos.length);
+    } finally {
+      await setUpdated(saved.results);
+    }
   });
 
   it("answers are edge-cached; equivalent URLs share an entry", async () => {
