@@ -30,6 +30,9 @@ export interface VisitorOptions {
 }
 
 /** A browser context that is its own visitor: zh-CN, its own address. */
-export function newVisitor(browser: Browser, { viewport = DESKTOP, javaScriptEnabled = true, hasTouch, isMobile }: VisitorOptions = {}): Promise<BrowserContext> {
+export function newVisitor(
+  browser: Browser,
+  { viewport = DESKTOP, javaScriptEnabled = true, hasTouch, isMobile }: VisitorOptions = {},
+): Promise<BrowserContext> {
   return browser.newContext({ viewport, locale: "zh-CN", javaScriptEnabled, hasTouch, isMobile, extraHTTPHeaders: { "CF-Connecting-IP": uniqueIp() } });
 }
