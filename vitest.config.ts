@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { readCatalogue } from "./scripts/catalogue/check";
 import { generateCatalogue } from "./scripts/catalogue/generate";
 import { titleRows } from "./scripts/catalogue/rows";
@@ -18,6 +18,37 @@ export default defineConfig(async () => {
   const catalogueRows = JSON.stringify(titleRows(readCatalogue()));
   // The D1 query tests' catalogue: a few hundred generated titles (tests/worker/catalogue-queries.test.ts).
   const generatedRows = JSON.stringify(titleRows(generateCatalogue(GENERATED_TITLES)));
+  /**
+   * The worker tests inside workerd. Two projects with the same setup: "worker" with the sample
+   * 弹幕 off (its tests count the comments they post), "worker-samples" with them on, as deployed
+   * (only the *.samples.test.ts files: a Durable Object reads its bindings from here, not per request).
+   */
+  const workerProject = (name: string, vars: { DANMAKU_SAMPLES: "on" | "off" }) => {
+    const samplesOnly = vars.DANMAKU_SAMPLES === "on";
+    return {
+      plugins: [
+        cloudflareTest({
+          main: "./worker/index.ts",
+          wrangler: { configPath: "./wrangler.toml" },
+          miniflare: {
+            bindings: { TEST_MIGRATIONS: migrations, TEST_CATALOGUE_ROWS: catalogueRows, TEST_GENERATED_ROWS: generatedRows, ...vars },
+          },
+        }),
+      ],
+      resolve: {
+        alias: { "virtual:client-assets": path.join(root, "dist/client-assets.js") },
+      },
+      // wrangler.toml defines NODE_ENV=production (React's production build): compile JSX to match.
+      oxc: { jsx: { runtime: "automatic" as const, development: false } },
+      test: {
+        name,
+        include: [samplesOnly ? "tests/worker/**/*.samples.test.{ts,tsx}" : "tests/worker/**/*.test.{ts,tsx}"],
+        exclude: samplesOnly ? configDefaults.exclude : [...configDefaults.exclude, "tests/worker/**/*.samples.test.{ts,tsx}"],
+        setupFiles: ["./tests/worker/setup.ts"],
+        testTimeout: 30_000,
+      },
+    };
+  };
   return {
     test: {
       // Vitest's default on this 2-core machine is one file at a time (cores - 1): two halve the unit
@@ -33,28 +64,8 @@ export default defineConfig(async () => {
             testTimeout: 30_000,
           },
         },
-        {
-          plugins: [
-            cloudflareTest({
-              main: "./worker/index.ts",
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, TEST_CATALOGUE_ROWS: catalogueRows, TEST_GENERATED_ROWS: generatedRows, DANMAKU_SAMPLES: "off" },
-              },
-            }),
-          ],
-          resolve: {
-            alias: { "virtual:client-assets": path.join(root, "dist/client-assets.js") },
-          },
-          // wrangler.toml defines NODE_ENV=production (React's production build): compile JSX to match.
-          oxc: { jsx: { runtime: "automatic" as const, development: false } },
-          test: {
-            name: "worker",
-            include: ["tests/worker/**/*.test.{ts,tsx}"],
-            setupFiles: ["./tests/worker/setup.ts"],
-            testTimeout: 30_000,
-          },
-        },
+        workerProject("worker", { DANMAKU_SAMPLES: "off" }),
+        workerProject("worker-samples", { DANMAKU_SAMPLES: "on" }),
         {
           test: {
             name: "e2e",

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, waitForHydration } from "./browser";
+import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
 
 /**
  * axe-core (WCAG 2.0/2.1 A and AA plus best practices, colour contrast
@@ -209,18 +210,16 @@ for (const [width, viewport] of [
 
 describe("axe on the profile of a freshly signed-up user", () => {
   it("signs up through the form, then /profile has no violations at both widths", async () => {
-    // The sign-up rate limit counts per visitor address: a made-up one (a header value only)
-    // keeps repeated runs from using up the limit of 127.0.0.1.
-    const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
-    const context = await browser.newContext({ viewport: DESKTOP, locale: "zh-CN", extraHTTPHeaders: { "CF-Connecting-IP": ip } });
+    // A visitor of its own: the sign-up rate limit counts per address.
+    const context = await newVisitor(browser);
     const { page } = await newPage(context);
     await page.goto(baseURL() + "/auth", { waitUntil: "domcontentloaded" });
     await settle(page);
     await page.getByRole("link", { name: "立即注册" }).click();
-    const email = `a11y-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const email = uniqueEmail("a11y");
     await page.getByLabel("邮箱").fill(email);
-    await page.getByLabel("密码", { exact: true }).fill("a11y-secret-1");
-    await page.getByLabel("确认密码").fill("a11y-secret-1");
+    await page.getByLabel("密码", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("确认密码").fill(PASSWORD);
     await page.getByRole("button", { name: "注册", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("link", { name: "个人中心" }).waitFor();

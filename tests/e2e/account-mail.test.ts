@@ -1,8 +1,9 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, screenshot, waitForHydration } from "./browser";
+import { baseURL, launchBrowser, newPage, PHONE, screenshot, waitForHydration } from "./browser";
 import { E2E_STATE } from "./site-env";
+import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
 
 /**
  * The e-mail flows in Chromium, following the links of the development mailbox (/dev/mail, served
@@ -19,16 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const PASSWORD = "e2e-mail-secret-1";
-const runTag = Math.floor(Math.random() * 0xffff).toString(16);
-let ipSeq = 0;
-const uniqueIp = () => `2001:db8:e2f:${runTag}::${(++ipSeq).toString(16)}`;
-const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}@example.com`;
-
-function newContext(viewport: { width: number; height: number } = DESKTOP): Promise<BrowserContext> {
-  return browser.newContext({ viewport, locale: "zh-CN", extraHTTPHeaders: { "CF-Connecting-IP": uniqueIp() } });
-}
 
 async function go(page: Page, url: string): Promise<void> {
   await page.goto(url, { waitUntil: "domcontentloaded" });
@@ -55,7 +46,7 @@ async function followMailLink(page: Page, site: string, to: string, label: strin
 describe("password reset through the development mailbox", () => {
   it("忘记密码？ → e-mail → 设置新密码 → signed in at home; the old password no longer works", async () => {
     const site = baseURL();
-    const context = await newContext(PHONE);
+    const context = await newVisitor(browser, { viewport: PHONE });
     const email = uniqueEmail("reset");
     expect((await context.request.post(site + "/api/auth/sign-up", { data: { email, password: PASSWORD, confirmPassword: PASSWORD } })).status()).toBe(200);
     expect((await context.request.post(site + "/api/auth/sign-out", { data: {} })).status()).toBe(200);
@@ -100,10 +91,10 @@ describe("password reset through the development mailbox", () => {
 
   it("the profile lists this device and signs out everywhere", async () => {
     const site = baseURL();
-    const context = await newContext();
+    const context = await newVisitor(browser);
     const email = uniqueEmail("devices");
     expect((await context.request.post(site + "/api/auth/sign-up", { data: { email, password: PASSWORD, confirmPassword: PASSWORD } })).status()).toBe(200);
-    const other = await newContext();
+    const other = await newVisitor(browser);
     expect((await other.request.post(site + "/api/auth/sign-in", { data: { email, password: PASSWORD } })).status()).toBe(200);
 
     const { page, log } = await newPage(context);
@@ -140,7 +131,7 @@ describe("e-mail confirmation (AUTH_AUTO_CONFIRM=false) through the development 
 
   it("sign-up → alert → 验证邮箱 link → signed in at home", async () => {
     const base = site!.baseURL;
-    const context = await newContext(PHONE);
+    const context = await newVisitor(browser, { viewport: PHONE });
     const { page, log } = await newPage(context);
     const email = uniqueEmail("confirm");
     await go(page, base + "/auth?mode=signup");

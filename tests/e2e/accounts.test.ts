@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, screenshot, waitForHydration, type ConsoleLog } from "./browser";
+import { baseURL, DESKTOP, launchBrowser, open, PHONE, screenshot, waitForHydration } from "./browser";
+import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
 
 /**
  * Accounts in Chromium against `wrangler dev` (spec §2 /auth and /profile, §4
@@ -22,21 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const PASSWORD = "e2e-secret-1";
-const runTag = Math.floor(Math.random() * 0xffff).toString(16);
-let ipSeq = 0;
-const uniqueIp = () => `2001:db8:e2e:${runTag}::${(++ipSeq).toString(16)}`;
-const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}@example.com`;
-
-interface ContextOptions {
-  viewport?: { width: number; height: number };
-  javaScriptEnabled?: boolean;
-}
-
-async function newContext({ viewport = DESKTOP, javaScriptEnabled = true }: ContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext({ viewport, locale: "zh-CN", javaScriptEnabled, extraHTTPHeaders: { "CF-Connecting-IP": uniqueIp() } });
-}
 
 /** Failed responses of each page, to say why a page did not hydrate. */
 const failedResponses = new WeakMap<Page, string[]>();
@@ -63,12 +49,6 @@ async function go(page: Page, path: string): Promise<void> {
   watchFailures(page);
   await page.goto(baseURL() + path, { waitUntil: "domcontentloaded" });
   await hydrated(page);
-}
-
-async function open(context: BrowserContext, path: string): Promise<{ page: Page; log: ConsoleLog }> {
-  const { page, log } = await newPage(context);
-  await go(page, path);
-  return { page, log };
 }
 
 /** A new account made through the worker's API; the context is signed in afterwards. */
@@ -126,7 +106,7 @@ const path = (page: Page) => new URL(page.url()).pathname;
 
 describe("the auth form", () => {
   it("sign-up: client-side mismatch and short-password messages, then a valid sign-up signs in and goes home", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     const { page, log } = await open(context, "/auth?mode=signup");
     await expect(page.locator(".auth-title").innerText()).resolves.toBe("注册账号");
     const signUpCalls: string[] = [];
@@ -166,7 +146,7 @@ describe("the auth form", () => {
   });
 
   it("the switch link flips the mode and clears the error and every field", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     const { page } = await open(context, "/auth");
     await expect(page.locator(".auth-title").innerText()).resolves.toBe("登录");
     expect(await field(page, "confirmPassword").count()).toBe(0);
@@ -196,7 +176,7 @@ describe("the auth form", () => {
   });
 
   it("the reveal toggle shows and hides the password", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     const { page } = await open(context, "/auth?mode=signup");
     const toggle = page.locator(".password-toggle");
     await fillSignUp(page, "a@example.com", "abcdef", "abcdef");
@@ -216,7 +196,7 @@ describe("the auth form", () => {
   });
 
   it("sign-in: a wrong password shows 邮箱或密码错误 in the red box; the right one goes home", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     const email = await signUpViaApi(context, "signin");
     await signOutViaApi(context);
     const { page } = await open(context, "/auth");
@@ -236,7 +216,7 @@ describe("the auth form", () => {
   });
 
   it("a 429 from the worker shows the Chinese rate-limit message; other failures the generic one", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     const { page } = await open(context, "/auth");
     let answer = {
       status: 429,
@@ -269,7 +249,7 @@ describe("the auth form", () => {
 
 describe("session, guards and sign-out", () => {
   it("sign-out from the header goes home signed out", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     await signUpViaApi(context, "signout");
     const { page } = await open(context, "/category/all");
     await expectSignedInHeader(page);
@@ -286,7 +266,7 @@ describe("session, guards and sign-out", () => {
   });
 
   it("/auth while signed in goes to /profile; /profile while signed out goes to /auth", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     const { page } = await open(context, "/profile");
     expect(path(page)).toBe("/auth");
     await signUpViaApi(context, "guard");
@@ -307,7 +287,7 @@ describe("session, guards and sign-out", () => {
   });
 
   it("the session cookie is HttpOnly: document.cookie cannot see it", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     await signUpViaApi(context, "httponly");
     const { page } = await open(context, "/");
     await expectSignedInHeader(page);
@@ -328,7 +308,7 @@ describe("session, guards and sign-out", () => {
   });
 
   it("two tabs stay in step: signing out in one updates the other's header without a reload", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     await signUpViaApi(context, "tabs");
     const a = await open(context, "/");
     const b = await open(context, "/category/all");
@@ -348,7 +328,7 @@ describe("session, guards and sign-out", () => {
   });
 
   it("two tabs: signing out in one moves the other off /profile", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     await signUpViaApi(context, "tabs2");
     const a = await open(context, "/");
     const b = await open(context, "/profile");
@@ -361,7 +341,7 @@ describe("session, guards and sign-out", () => {
 
 describe("the profile", () => {
   it("shows the e-mail, 注册时间, 使用天数, 正常 and the saved favourites and history with counts", async () => {
-    const context = await newContext();
+    const context = await newVisitor(browser);
     const email = await signUpViaApi(context, "profile");
     const saved = await context.request.put(baseURL() + "/api/auth/user", {
       data: {
@@ -398,7 +378,7 @@ describe("the profile", () => {
   });
 
   it("a favourite saved while signed in is there in a fresh browser after signing in", async () => {
-    const first = await newContext();
+    const first = await newVisitor(browser);
     const email = await signUpViaApi(first, "favourite");
     const { page } = await open(first, "/video/video_003");
     const button = page.locator(".video-actions button[aria-pressed]");
@@ -409,7 +389,7 @@ describe("the profile", () => {
     await savedToAccount;
     await first.close();
 
-    const fresh = await newContext();
+    const fresh = await newVisitor(browser);
     const { page: page2 } = await open(fresh, "/video/video_003");
     expect(await page2.locator(".video-actions button[aria-pressed]").getAttribute("aria-pressed")).toBe("false");
     await signInWithForm(page2, email);
@@ -423,7 +403,7 @@ describe("the profile", () => {
 
 describe("without JavaScript", () => {
   it("signs up, out and in through the plain forms", async () => {
-    const context = await newContext({ javaScriptEnabled: false });
+    const context = await newVisitor(browser, { javaScriptEnabled: false });
     const page = await context.newPage();
     const email = uniqueEmail("nojs");
 
@@ -451,7 +431,7 @@ describe("without JavaScript", () => {
   });
 
   it("a mismatched confirmation comes back with the message", async () => {
-    const context = await newContext({ javaScriptEnabled: false });
+    const context = await newVisitor(browser, { javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(baseURL() + "/auth?mode=signup");
     await fillSignUp(page, uniqueEmail("nojs"), "abcdef", "abcdeg");
@@ -467,7 +447,7 @@ describe("looks and console", () => {
     ["desktop", DESKTOP],
   ] as const) {
     it(`/auth (both modes) and /profile at ${name} width, without console errors`, async () => {
-      const context = await newContext({ viewport });
+      const context = await newVisitor(browser, { viewport });
       const signin = await open(context, "/auth");
       await screenshot(signin.page, `auth-signin-${name}`);
       const signup = await open(context, "/auth?mode=signup");
@@ -498,7 +478,7 @@ describe("looks and console", () => {
       );
       await screenshot(profile.page, `profile-${name}`);
 
-      const emptyContext = await newContext({ viewport });
+      const emptyContext = await newVisitor(browser, { viewport });
       await signUpViaApi(emptyContext, `look-empty-${name}`);
       const empty = await open(emptyContext, "/profile");
       await empty.page.locator(".muted", { hasText: "还没有收藏" }).waitFor();

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from "playwright-core";
 import { inject } from "vitest";
 
 /** Debian's Chromium; `npm test` installs it when missing (never a downloaded browser). */
@@ -101,11 +101,20 @@ export async function listingShows(page: Page, match: Parameters<Page["waitForUR
 /** The detail page's <video>. */
 export const PLAYER = "video.player-video";
 
-/** A new page of `context` at `path`, once hydrated. */
+/** A new page of `context` at `path`, once hydrated (if it does not hydrate, the error names the failed responses). */
 export async function open(context: BrowserContext, path: string): Promise<{ page: Page; log: ConsoleLog }> {
   const { page, log } = await newPage(context);
-  await page.goto(baseURL() + path);
-  await waitForHydration(page);
+  const failed: string[] = [];
+  const onResponse = (r: Response) => void (r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
+  page.on("response", onResponse);
+  try {
+    await page.goto(baseURL() + path);
+    await waitForHydration(page);
+  } catch (error) {
+    throw new Error(`${baseURL() + path} did not hydrate; failed responses: ${JSON.stringify(failed)}`, { cause: error });
+  } finally {
+    page.off("response", onResponse);
+  }
   return { page, log };
 }
 

@@ -1,12 +1,14 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, waitForHydration } from "./browser";
+import { baseURL, launchBrowser, newPage, PHONE, waitForHydration } from "./browser";
+import { newVisitor, PASSWORD, runTag, uniqueEmail } from "./visitors";
 
 /**
  * 弹幕 in Chromium against `wrangler dev`: two signed-in viewers of one video (one posts, the
  * other sees it over the video), a signed-out viewer (sees comments, is asked to sign in to
- * post), settings remembered across a reload. Each context sends its own address (see
- * accounts.test.ts) so rate limits never meet.
+ * post), settings remembered across a reload. Each context is its own visitor (tests/e2e/visitors.ts)
+ * so rate limits never meet. How fast a comment reaches the others is measured by
+ * `npm run bench:danmaku`, not here: the tests wait for the comment to arrive.
  */
 
 let browser: Browser;
@@ -17,18 +19,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const PASSWORD = "e2e-secret-1";
-const runTag = Math.floor(Math.random() * 0xffff).toString(16);
-let ipSeq = 0;
-const uniqueIp = () => `2001:db8:e2d:${runTag}::${(++ipSeq).toString(16)}`;
 const VIDEO = "/video/video_004";
 
-async function newContext(): Promise<BrowserContext> {
-  return browser.newContext({ viewport: DESKTOP, locale: "zh-CN", extraHTTPHeaders: { "CF-Connecting-IP": uniqueIp() } });
-}
+const newContext = (): Promise<BrowserContext> => newVisitor(browser);
 
 async function signUp(context: BrowserContext, tag: string): Promise<void> {
-  const email = `${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}@example.com`;
+  const email = uniqueEmail(tag);
   const res = await context.request.post(baseURL() + "/api/auth/sign-up", { data: { email, password: PASSWORD, confirmPassword: PASSWORD } });
   expect(res.status()).toBe(200);
 }
@@ -65,7 +61,7 @@ async function openVideo(context: BrowserContext): Promise<{ page: Page; errors:
 const itemWithText = (page: Page, text: string) => page.locator(".danmaku-layer .danmaku-item", { hasText: text });
 
 describe("弹幕", () => {
-  it("a comment posted by one signed-in viewer shows over the other's video within a second, and reaches a signed-out viewer", async () => {
+  it("a comment posted by one signed-in viewer shows over the other's video, and reaches a signed-out viewer", async () => {
     const [a, b, anon] = [await newContext(), await newContext(), await newContext()];
     await signUp(a, "dm-a");
     await signUp(b, "dm-b");
@@ -75,7 +71,6 @@ describe("弹幕", () => {
 
     const text = `同步测试${runTag}`;
     await pa.page.getByRole("textbox", { name: "弹幕内容" }).fill(text);
-    const sentAt = Date.now();
     await pa.page.getByRole("textbox", { name: "弹幕内容" }).press("Enter");
     const state = async (page: Page) =>
       page.evaluate(() => ({
@@ -84,14 +79,13 @@ describe("弹幕", () => {
         paused: document.querySelector("video")?.paused,
       }));
     try {
-      await itemWithText(pb.page, text).waitFor({ state: "attached", timeout: 1000 });
+      await itemWithText(pb.page, text).waitFor({ state: "attached" });
     } catch (error) {
       throw new Error(`not shown to the other viewer: sender ${JSON.stringify(await state(pa.page))}, viewer ${JSON.stringify(await state(pb.page))}`, {
         cause: error,
       });
     }
-    console.log(`弹幕 e2e: shown to the other viewer ${Date.now() - sentAt} ms after Enter`);
-    await itemWithText(pc.page, text).waitFor({ state: "attached", timeout: 1000 });
+    await itemWithText(pc.page, text).waitFor({ state: "attached" });
     // The sender sees it too (once), and the input is cleared.
     await expect.poll(() => itemWithText(pa.page, text).count()).toBe(1);
     expect(await pa.page.getByRole("textbox", { name: "弹幕内容" }).inputValue()).toBe("");
@@ -109,11 +103,6 @@ describe("弹幕", () => {
     expect(overlay.inPlayer).toBe(true);
     expect(overlay.layerBottom).toBeLessThanOrEqual(overlay.controlsTop + 1);
 
-    // Sending again at once: the server's rate limit, shown in Chinese.
-    await pa.page.getByRole("textbox", { name: "弹幕内容" }).fill("再来一条");
-    await pa.page.getByRole("textbox", { name: "弹幕内容" }).press("Enter");
-    await expect.poll(() => pa.page.locator(".danmaku-message").textContent()).toBe("发送太频繁，请稍后再试");
-
     // Signed out: no input, a link to sign in.
     expect(await pc.page.getByRole("textbox", { name: "弹幕内容" }).count()).toBe(0);
     const link = pc.page.getByRole("link", { name: "登录后发送弹幕" });
@@ -123,18 +112,46 @@ describe("弹幕", () => {
     await Promise.all([a.close(), b.close(), anon.close()]);
   });
 
+  it("sending again at once: the server's rate limit, shown in Chinese", async () => {
+    const context = await newContext();
+    await signUp(context, "dm-rate");
+    const { page, errors } = await openVideo(context);
+    // Both comments are sent from inside the page, the second as soon as the first was accepted:
+    // how long the test's own browser steps take cannot open the limit's 2 s window between
+    // them. (The window itself, with controlled times: tests/worker/danmaku.test.ts.)
+    const first = await page.evaluate(
+      async (texts) => {
+        const input = document.querySelector<HTMLInputElement>('input[aria-label="弹幕内容"]')!;
+        // React's input keeps its own copy of the value: set it the way typing does.
+        const value = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!;
+        const rendered = () => new Promise((resolve) => setTimeout(resolve, 0));
+        const type = async (text: string) => {
+          value.set!.call(input, text);
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          await rendered(); // React has taken the text before the form reads it
+        };
+        await type(texts[0]);
+        input.form!.requestSubmit();
+        // Accepted: the bar clears the input (or shows why not).
+        while (input.value !== "" && !document.querySelector(".danmaku-message")?.textContent) await rendered();
+        const answer = document.querySelector(".danmaku-message")?.textContent ?? "";
+        await type(texts[1]);
+        input.form!.requestSubmit();
+        return answer;
+      },
+      [`第一条${runTag}`, "再来一条"],
+    );
+    expect(first).toBe("");
+    await expect.poll(() => page.locator(".danmaku-message").textContent()).toBe("发送太频繁，请稍后再试");
+    // The refused comment stays in the input, to send later.
+    expect(await page.getByRole("textbox", { name: "弹幕内容" }).inputValue()).toBe("再来一条");
+    expect(errors()).toEqual([]);
+    await context.close();
+  });
+
   for (const device of ["desktop", "phone"] as const)
     it(`in fullscreen on a ${device}, a compact bar over the video sends comments without covering the controls`, async () => {
-      const context =
-        device === "desktop"
-          ? await newContext()
-          : await browser.newContext({
-              viewport: PHONE,
-              isMobile: true,
-              hasTouch: true,
-              locale: "zh-CN",
-              extraHTTPHeaders: { "CF-Connecting-IP": uniqueIp() },
-            });
+      const context = device === "desktop" ? await newContext() : await newVisitor(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
       await signUp(context, `dm-fs-${device}`);
       const { page, errors } = await openVideo(context);
       // Paused, the player keeps its controls shown (playing, they hide and the bar with them).
@@ -161,7 +178,7 @@ describe("弹幕", () => {
       const text = `全屏发送${device}${runTag}`;
       await input.fill(text);
       await input.press("Enter");
-      await itemWithText(page, text).waitFor({ state: "attached", timeout: 2000 });
+      await itemWithText(page, text).waitFor({ state: "attached" });
       expect(await input.inputValue()).toBe("");
       // Typing in the bar is not a player shortcut (F would leave fullscreen, Space would play).
       await input.fill("f k");

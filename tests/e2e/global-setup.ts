@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -15,8 +15,8 @@ declare module "vitest" {
 
 /**
  * Serves the built site with `wrangler dev` (the same command as `npm start`) on a free port
- * ($E2E_PORT when set), with its own local state and media prepared (tests/e2e/site-env.ts,
- * scripts/local-site.mjs).
+ * ($E2E_PORT when set), with its own local state, fresh for every run, and media prepared
+ * (tests/e2e/site-env.ts, scripts/local-site.mjs).
  * A fixed port would let a run talk to another checkout's site, or to a running `npm start`.
  *
  * The start is not awaited here: global setups run before any test file of any project, and on a
@@ -48,18 +48,37 @@ async function mediaPacked(statusFile: string | undefined, pid: number): Promise
   }
 }
 
+/**
+ * Every run starts from fresh state: the accounts, sessions, rate-limit counters, plays, 弹幕
+ * rooms and cached pages of earlier runs are removed, so no test can pass (or fail) on what an
+ * earlier run left. The local R2 bucket alone is kept: it holds nothing but the seeded media,
+ * and the seeding brings it in line with the packs anyway (it puts what changed and deletes what
+ * is stale), without putting some 5,000 unchanged objects again on every run.
+ */
+async function freshState(dir: string): Promise<void> {
+  const persisted = path.join(dir, "v3");
+  const top = await readdir(dir).catch(() => []);
+  for (const name of top) if (name !== "v3") await rm(path.join(dir, name), { recursive: true, force: true });
+  for (const name of await readdir(persisted).catch(() => [])) if (name !== "r2") await rm(path.join(persisted, name), { recursive: true, force: true });
+}
+
 export default async function setup(project: TestProject) {
   // Before the scripts load: scripts/media/titles.ts reads them when imported.
   Object.assign(process.env, E2E_MEDIA_ENV);
   const { freePort, startLocalSite } = await import("../../scripts/local-site.mjs");
   const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
   const statusFile = path.join(os.tmpdir(), `yingshi-e2e-site-${process.pid}-${port}.json`);
-  const write = (status: SiteStatus) => writeFile(statusFile, JSON.stringify(status));
+  // Written whole, then renamed into place: a reader polling the file (tests/e2e/site-ready.ts)
+  // never sees it empty or half written (that failed an e2e file with "Unexpected end of JSON input").
+  const write = async (status: SiteStatus) => {
+    await writeFile(`${statusFile}.tmp`, JSON.stringify(status));
+    await rename(`${statusFile}.tmp`, statusFile);
+  };
   await write({ state: "starting" });
   project.provide("baseURL", `http://127.0.0.1:${port}`);
   project.provide("siteStatusFile", statusFile);
   // `npm test` packs the media from its start (tests/e2e/pack-media.ts): wait for it, then seed.
-  const site = mediaPacked(process.env.E2E_MEDIA_STATUS, Number(process.env.E2E_MEDIA_PACKER_PID))
+  const site = Promise.all([freshState(E2E_STATE), mediaPacked(process.env.E2E_MEDIA_STATUS, Number(process.env.E2E_MEDIA_PACKER_PID))])
     .then(() => startLocalSite({ port, persistTo: E2E_STATE, prepare: true }))
     .then(
       async (started) => {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseURL } from "./browser";
+import { PASSWORD, uniqueEmail, uniqueIp } from "./visitors";
 
 /**
  * The server-rendered HTML of every route (plain fetch, no JavaScript) passes
@@ -79,18 +80,17 @@ async function fetchHtml(route: string, headers: Record<string, string> = {}): P
 
 /**
  * Signs a fresh user up through the no-JavaScript form post (the embedded
- * account service confirms at once) and returns the session cookies. The
- * sign-up rate limit counts per visitor address: a made-up one (a header
- * value only) keeps repeated runs from using up the limit of 127.0.0.1.
+ * account service confirms at once) and returns the session cookies, as a
+ * visitor of its own (tests/e2e/visitors.ts: per-address limits never meet).
  */
 async function signUpCookies(): Promise<string> {
-  const email = `vnu-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const body = new URLSearchParams({ email, password: "vnu-secret-1", confirmPassword: "vnu-secret-1" });
+  const email = uniqueEmail("vnu");
+  const body = new URLSearchParams({ email, password: PASSWORD, confirmPassword: PASSWORD });
   const res = await fetch(baseURL() + "/api/auth/sign-up", {
     method: "POST",
     body,
     redirect: "manual",
-    headers: { "CF-Connecting-IP": `198.51.100.${Math.floor(Math.random() * 250) + 1}`, "Content-Type": "application/x-www-form-urlencoded" },
+    headers: { "CF-Connecting-IP": uniqueIp(), "Content-Type": "application/x-www-form-urlencoded" },
   });
   await res.arrayBuffer();
   const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);

@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, listingShows, newPage, waitForHydration, type ConsoleLog } from "./browser";
+import { baseURL, launchBrowser, listingShows, waitForHydration } from "./browser";
+import { visit } from "./visitors";
 
 /**
  * Keyboard only: every step below is a key press (Tab, Enter, Space, arrows,
@@ -98,19 +99,11 @@ async function tabTo(page: Page, match: (f: Focused) => boolean, limit = 80, key
   throw new Error(`no focusable element matched within ${limit} presses of ${key}`);
 }
 
-async function open(path: string): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
-  const context = await browser.newContext({ viewport: DESKTOP, locale: "zh-CN" });
-  const { page, log } = await newPage(context);
-  await page.goto(baseURL() + path, { waitUntil: "domcontentloaded" });
-  await waitForHydration(page);
-  return { context, page, log };
-}
-
 const params = (page: Page) => new URL(page.url()).searchParams;
 
 describe("keyboard only", () => {
   it("home: skip link, logo, search box (type + Enter → /search), then the category links", async () => {
-    const { context, page, log } = await open("/");
+    const { context, page, log } = await visit(browser, "/");
 
     // 1. the first Tab lands on the skip link, which shows on screen
     let f = await tabTo(page, () => true, 1);
@@ -162,7 +155,7 @@ describe("keyboard only", () => {
   });
 
   it("/category/all: the selects change with the arrow keys, the view toggle and pager work with Enter", async () => {
-    const { context, page, log } = await open("/category/all");
+    const { context, page, log } = await visit(browser, "/category/all");
 
     // year: Tab to it, ArrowDown picks the first year
     await tabTo(page, (f) => f.tag === "select" && f.name === "year");
@@ -227,7 +220,7 @@ describe("keyboard only", () => {
   });
 
   it("/video/video_001: every player control is reachable with Tab and the play button works with Enter and Space", async () => {
-    const { context, page, log } = await open("/video/video_001");
+    const { context, page, log } = await visit(browser, "/video/video_001");
     await page.waitForFunction(
       () => {
         const v = document.querySelector<HTMLVideoElement>("video.player-video");

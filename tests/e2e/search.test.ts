@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, waitForHydration, type ConsoleLog } from "./browser";
+import { baseURL, DESKTOP, launchBrowser, PHONE, waitForHydration } from "./browser";
+import { newVisitor, visit } from "./visitors";
 
 /** The header's search combobox (issue 14): suggestions as you type, 热门搜索, 搜索历史. */
 
@@ -13,14 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function open(path: string, viewport: { width: number; height: number } = DESKTOP): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
-  const context = await browser.newContext({ viewport, locale: "zh-CN" });
-  const { page, log } = await newPage(context);
-  await page.goto(baseURL() + path);
-  await waitForHydration(page);
-  return { context, page, log };
-}
 
 /** The combobox's state as assistive technology sees it. */
 async function comboState(page: Page) {
@@ -43,7 +36,7 @@ const box = (page: Page) => page.getByRole("combobox", { name: "搜索视频" })
 
 describe("search combobox in Chromium", () => {
   it("by keyboard: pinyin initials suggest 雾港来信 first (highlighted), arrows move, Escape closes then clears, Enter opens the video", async () => {
-    const { context, page, log } = await open("/");
+    const { context, page, log } = await visit(browser, "/");
     await box(page).focus();
     await page.keyboard.type("wg");
     await page.getByRole("option", { name: /雾港来信/ }).waitFor();
@@ -79,7 +72,7 @@ describe("search combobox in Chromium", () => {
   });
 
   it("by keyboard: Enter without an active option searches the typed text (traditional characters too)", async () => {
-    const { context, page, log } = await open("/");
+    const { context, page, log } = await visit(browser, "/");
     await box(page).focus();
     await page.keyboard.type("霧港");
     await page.getByRole("option", { name: /雾港来信/ }).waitFor();
@@ -95,7 +88,7 @@ describe("search combobox in Chromium", () => {
   });
 
   it("by mouse (phone width): tap a suggestion; recent searches persist across pages and reloads, and clear", async () => {
-    const { context, page, log } = await open("/", PHONE);
+    const { context, page, log } = await visit(browser, "/", { viewport: PHONE });
     await page.getByRole("button", { name: "打开菜单" }).click();
     await box(page).click();
     // an empty box shows 热门搜索 (no history yet)
@@ -132,7 +125,7 @@ describe("search combobox in Chromium", () => {
   });
 
   it("without JavaScript the form still submits to /search", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, locale: "zh-CN", javaScriptEnabled: false });
+    const context = await newVisitor(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(baseURL() + "/");
     await box(page).fill("wglx");

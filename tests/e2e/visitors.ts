@@ -2,8 +2,8 @@
 // the same state) uses, so per-address and per-account limits of one test never reach another.
 // `wrangler dev` keeps a CF-Connecting-IP sent by the client, so each browser context can be its
 // own visitor.
-import type { Browser, BrowserContext } from "playwright-core";
-import { DESKTOP } from "./browser";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DESKTOP, open, type ConsoleLog } from "./browser";
 
 export const PASSWORD = "e2e-secret-1";
 
@@ -35,4 +35,11 @@ export function newVisitor(
   { viewport = DESKTOP, javaScriptEnabled = true, hasTouch, isMobile }: VisitorOptions = {},
 ): Promise<BrowserContext> {
   return browser.newContext({ viewport, locale: "zh-CN", javaScriptEnabled, hasTouch, isMobile, extraHTTPHeaders: { "CF-Connecting-IP": uniqueIp() } });
+}
+
+/** A new visitor (its own context) with a hydrated page at `path`; close the context when done. */
+export async function visit(browser: Browser, path: string, options: VisitorOptions = {}): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
+  const context = await newVisitor(browser, options);
+  const { page, log } = await open(context, path);
+  return { context, page, log };
 }

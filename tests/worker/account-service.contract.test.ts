@@ -1,60 +1,14 @@
 // The official @supabase/supabase-js client, unchanged, against the embedded account service
 // (worker/account-service) inside workerd, through its in-process fetch.
-import { env } from "cloudflare:test";
-import { createClient, isAuthApiError, isAuthSessionMissingError, isAuthWeakPasswordError } from "@supabase/supabase-js";
+import { isAuthApiError, isAuthSessionMissingError, isAuthWeakPasswordError } from "@supabase/supabase-js";
 import type { Session, SupabaseClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { accountServiceFetch } from "../../worker/account-service";
-import type { AccountServiceOptions } from "../../worker/account-service";
+import { accountService as harness, type AccountService } from "./helpers/account-service";
+import { uniqueEmail } from "./helpers/unique";
 
-const db = env.DB;
 const PASSWORD = "contract-password-1";
 
-let ipSeq = 0;
-const runTag = crypto.randomUUID().slice(0, 4);
-const uniqueIp = () => `2001:db8:c0:${runTag}::${(++ipSeq).toString(16)}`;
-const uniqueEmail = (tag: string) => `${tag}-${crypto.randomUUID()}@example.com`;
-
-interface Harness {
-  opts: AccountServiceOptions;
-  /** A fresh supabase-js client (own memory storage, own client IP). */
-  client(flowType?: "implicit" | "pkce"): SupabaseClient;
-  /** Moves the service clock forward (ms). */
-  advance(ms: number): void;
-  /** Raw call through the same in-process fetch. */
-  raw(method: string, path: string, token?: string): Promise<Response>;
-}
-
-function harness(overrides: Partial<AccountServiceOptions> = {}): Harness {
-  let offset = 0;
-  const opts: AccountServiceOptions = {
-    db,
-    jwtSecret: "contract-test-secret",
-    issuerBase: "http://localhost",
-    autoConfirm: true,
-    now: () => Date.now() + offset,
-    ...overrides,
-  };
-  const serviceFetch = accountServiceFetch(opts);
-  return {
-    opts,
-    client: (flowType = "implicit") =>
-      createClient("http://localhost", "anon-key", {
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType },
-        global: { fetch: serviceFetch, headers: { "CF-Connecting-IP": uniqueIp() } },
-      }),
-    advance: (ms) => {
-      offset += ms;
-    },
-    raw: (method, path, token) =>
-      serviceFetch(`http://localhost/auth/v1${path}`, {
-        method,
-        headers: { "CF-Connecting-IP": uniqueIp(), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      }),
-  };
-}
-
-async function signedUp(h: Harness, email = uniqueEmail("user")): Promise<{ client: SupabaseClient; session: Session; email: string }> {
+async function signedUp(h: AccountService, email = uniqueEmail("user")): Promise<{ client: SupabaseClient; session: Session; email: string }> {
   const client = h.client();
   const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
   expect(error).toBeNull();
@@ -256,7 +210,7 @@ describe("supabase-js against the embedded account service", () => {
     expect(out.error).toBeNull();
     expect((await client.auth.getSession()).data.session).toBeNull();
 
-    const raw = await h.raw("GET", "/user", session.access_token);
+    const raw = await h.request("GET", "/user", { token: session.access_token });
     expect(raw.status).toBe(403);
     expect(raw.headers.get("X-Supabase-Api-Version")).toBe("2024-01-01");
     expect(await raw.json()).toEqual({ code: "session_not_found", message: "Session from session_id claim in JWT does not exist" });

@@ -2,68 +2,23 @@
 // intervals, session inactivity and lifetime, the D1 signing key; and the supabase-js auth
 // client's resetPasswordForEmail, resend, verifyOtp and signOut scopes against it.
 import { env } from "cloudflare:test";
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { accountServiceFetch, type AccountServiceOptions } from "../../worker/account-service";
-import type { Mailer, MailMessage } from "../../worker/mail/index";
+import type { MailMessage } from "../../worker/mail/index";
+import { accountService as harness, type AccountService } from "./helpers/account-service";
+import { uniqueEmail } from "./helpers/unique";
 
-const db = env.DB;
 const PASSWORD = "hold-password-1";
 const DAY = 86_400_000;
-const runTag = crypto.randomUUID().slice(0, 4);
-let ipSeq = 0;
-const uniqueIp = () => `2001:db8:${runTag}:a5::${(++ipSeq).toString(16)}`;
-const uniqueEmail = (tag: string) => `${tag}-${crypto.randomUUID()}@example.com`;
 
-interface Harness {
-  fetch: typeof fetch;
-  advance(ms: number): void;
-  /** Mails the service sent (a mail adapter that keeps them). */
-  mail: MailMessage[];
-  client(): SupabaseClient;
-  call(path: string, body: unknown, token?: string): Promise<Response>;
-}
-
-function harness(overrides: Partial<AccountServiceOptions> = {}): Harness {
-  let offset = 0;
-  const mail: MailMessage[] = [];
-  const mailer: Mailer = { kind: "kept", send: (m) => Promise.resolve(void mail.push(m)) };
-  const serviceFetch = accountServiceFetch({
-    db,
-    jwtSecret: "h".repeat(32),
-    issuerBase: "http://localhost",
-    autoConfirm: true,
-    mailer,
-    now: () => Date.now() + offset,
-    ...overrides,
-  });
-  return {
-    fetch: serviceFetch,
-    mail,
-    advance: (ms) => void (offset += ms),
-    client: () =>
-      createClient("http://localhost", "anon-key", {
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: "implicit" },
-        global: { fetch: serviceFetch, headers: { "CF-Connecting-IP": uniqueIp() } },
-      }),
-    call: (path, body, token) =>
-      serviceFetch(`http://localhost/auth/v1${path}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp(), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      }),
-  };
-}
-
-async function account(h: Harness, email = uniqueEmail("hold")) {
+async function account(h: AccountService, email = uniqueEmail("hold")) {
   const client = h.client();
   const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
   expect(error).toBeNull();
   return { client, email, session: data.session! };
 }
 
-const signIn = (h: Harness, email: string, password: string) => h.call("/token?grant_type=password", { email, password });
-const refresh = (h: Harness, token: string) => h.call("/token?grant_type=refresh_token", { refresh_token: token });
+const signIn = (h: AccountService, email: string, password: string) => h.request("POST", "/token?grant_type=password", { body: { email, password } });
+const refresh = (h: AccountService, token: string) => h.request("POST", "/token?grant_type=refresh_token", { body: { refresh_token: token } });
 const tokenIn = (m: MailMessage) => new URL(/https?:\/\/\S+/.exec(m.text)![0]).searchParams.get("token_hash")!;
 
 describe("per-account throttling intervals", () => {
@@ -151,7 +106,7 @@ describe("signing key kept in D1", () => {
     const { data, error } = await b.client().auth.getUser(session.access_token);
     expect(error).toBeNull();
     expect(data.user?.id).toBe(session.user.id);
-    const keys = await db.prepare("SELECT COUNT(*) AS n FROM auth_keys").first<{ n: number }>();
+    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM auth_keys").first<{ n: number }>();
     expect(keys?.n).toBe(1);
     // A service with a configured secret does not accept tokens of the stored key.
     expect((await harness().client().auth.getUser(session.access_token)).error).toMatchObject({ status: 403 });

@@ -8,18 +8,13 @@ import app from "../../worker/index";
 import type { Library } from "../../shared/library";
 import type { SessionUser } from "../../shared/session-user";
 import { base64UrlToBytes, bytesToBase64Url } from "../../worker/account-service/encoding";
+import { uniqueEmail, uniqueIp } from "./helpers/unique";
 
 const BASE = "https://yingshi.test";
 const COOKIE = "yingshi-auth";
 const PASSWORD = "secret-pass-1";
 
 // ---- helpers -------------------------------------------------------------------------------
-
-const runTag = crypto.randomUUID().slice(0, 4);
-let ipSeq = 0;
-/** A visitor address nobody else in this run uses, so rate-limit counters never collide. */
-const uniqueIp = () => `2001:db8:${runTag}::${(++ipSeq).toString(16)}`;
-const uniqueEmail = (tag: string) => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 type Jar = Map<string, string>;
 
@@ -614,15 +609,13 @@ describe("sign-up and sign-in messages", () => {
 describe("account service unreachable", () => {
   const DOWN: Partial<Env> = { SUPABASE_URL: "http://127.0.0.1:9", SUPABASE_ANON_KEY: "x" };
 
-  it("sign-in answers 503 quickly; browsing still works; a signed-in cookie is kept", async () => {
-    const started = Date.now();
+  it("sign-in answers 503; browsing still works; a signed-in cookie is kept", async () => {
+    // (How many calls the worker makes to a service that is down: tests/worker/faults.test.ts.)
     const res = await callWith(DOWN, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("down"), password: PASSWORD } });
-    const elapsed = Date.now() - started;
     expect(res.status).toBe(503);
     const body = await json<ErrorBody>(res);
     expect(body.error.code).toBe("service_unavailable");
     expect(["操作失败，请重试", "账号服务暂时不可用，请稍后重试"]).toContain(body.error.message);
-    expect(elapsed).toBeLessThan(5000);
 
     const signUpDown = await callWith(DOWN, "POST", "/api/auth/sign-up", {
       json: { email: uniqueEmail("down"), password: PASSWORD, confirmPassword: PASSWORD },

@@ -12,75 +12,27 @@ import { createStaticHandler } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AppEnv } from "../../worker/app-env";
 import { ACCOUNT_SERVICE_TIMEOUT_MS, accountServiceTimeoutMs } from "../../worker/auth/session";
-import app from "../../worker/index";
+import { REFRESH_FIRST_DELAY_MS } from "../../worker/auth/service-fetch";
 import { withPageCache } from "../../worker/page-cache";
 import { securityHeaders } from "../../worker/security";
 import { anonymousRootData, renderWithHandler } from "../../worker/ssr";
-import { base64UrlToBytes, bytesToBase64Url } from "../../worker/account-service/encoding";
+import { callRead, COOKIE, expiringCopy, PASSWORD, signUp, uniqueEmail, type CallOptions, type Jar } from "./helpers/visitor";
 
 const BASE = "https://yingshi.test";
-const COOKIE = "yingshi-auth";
-const PASSWORD = "secret-pass-1";
 const GENERIC = "操作失败，请重试";
-
-const runTag = crypto.randomUUID().slice(0, 4);
-let ipSeq = 0;
-const uniqueIp = () => `2001:db8:${runTag}:fa::${(++ipSeq).toString(16)}`;
-const uniqueEmail = (tag: string) => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 // ---- helpers -------------------------------------------------------------------------------
 
-interface CallOptions {
-  json?: unknown;
-  cookie?: string;
-  headers?: Record<string, string>;
-}
+/** The worker with some bindings overridden, its body read and its waitUntil work done. */
+const callWith = (overrides: Partial<Env>, method: string, path: string, o: CallOptions = {}) => callRead(method, path, { ...o, env: overrides });
 
-function request(method: string, path: string, o: CallOptions = {}, base = BASE): Request {
-  const headers = new Headers(o.headers);
-  headers.set("CF-Connecting-IP", uniqueIp());
-  if (o.cookie) headers.set("Cookie", o.cookie);
-  let body: string | undefined;
-  if (o.json !== undefined) {
-    headers.set("Content-Type", "application/json");
-    body = JSON.stringify(o.json);
-  }
-  return new Request(base + path, { method, headers, body, redirect: "manual" });
-}
-
-/** The worker with some bindings overridden; also how long it took. */
-async function callWith(overrides: Partial<Env>, method: string, path: string, o: CallOptions = {}): Promise<{ res: Response; ms: number; text: string }> {
-  const ctx = createExecutionContext();
-  const started = Date.now();
-  const res = await app.fetch(request(method, path, o), { ...env, ...overrides }, ctx);
-  const text = await res.text();
-  const ms = Date.now() - started;
-  await waitOnExecutionContext(ctx);
-  return { res, ms, text };
-}
-
-const call = (method: string, path: string, o: CallOptions = {}) => callWith({}, method, path, o);
-
-const fromBase64Url = (text: string): string => new TextDecoder().decode(base64UrlToBytes(text) ?? new Uint8Array());
-const toBase64Url = (text: string): string => bytesToBase64Url(new TextEncoder().encode(text));
-
-/** A signed-up visitor's session cookie (made while the embedded service is up). */
-async function sessionCookie(): Promise<string> {
-  const { res } = await call("POST", "/api/auth/sign-up", { json: { email: uniqueEmail("fault"), password: PASSWORD, confirmPassword: PASSWORD } });
-  expect(res.status).toBe(200);
-  const pairs = res.headers.getSetCookie().map((raw) => raw.split(";")[0]);
-  const cookie = pairs.find((p) => p.startsWith(`${COOKIE}=`));
-  expect(cookie).toBeDefined();
-  return cookie!;
+/** A signed-up visitor's session (made while the embedded service is up). */
+async function session(): Promise<Jar> {
+  return (await signUp("fault")).jar;
 }
 
 /** The same session with its access token expired, so that reading the user needs a refresh. */
-function expired(cookie: string): string {
-  const value = decodeURIComponent(cookie.slice(COOKIE.length + 1));
-  const session = JSON.parse(fromBase64Url(value.slice("base64-".length))) as Record<string, unknown>;
-  const stale = { ...session, expires_at: Math.floor(Date.now() / 1000) - 120, expires_in: -120 };
-  return `${COOKIE}=base64-${toBase64Url(JSON.stringify(stale))}`;
-}
+const expired = (jar: Jar): Jar => expiringCopy(jar, -120);
 
 function errorBody(text: string): { code: string; message: string } {
   return (JSON.parse(text) as { error: { code: string; message: string } }).error;
@@ -91,57 +43,86 @@ function expectCookieKept(res: Response) {
   expect(res.headers.getSetCookie()).toEqual([]);
 }
 
-/** What every account fault must give: sign-in 503 fast, pages fine, sessions kept. */
-async function expectAccountFaultHandled(overrides: Partial<Env>, maxMs: number) {
-  const signIn = await callWith(overrides, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("fault"), password: PASSWORD } });
-  expect(signIn.res.status).toBe(503);
-  expect(errorBody(signIn.text)).toEqual({ code: "service_unavailable", message: GENERIC });
-  expect(signIn.res.headers.get("Cache-Control")).toBe("no-store");
-  expect(signIn.ms).toBeLessThan(maxMs);
+/**
+ * The most account-service calls one account step may make with a budget of `timeoutMs`: the
+ * call itself, and a refused token refresh tried again after 200, 400, 800 ms … while the waits
+ * fit in half the budget (worker/auth/service-fetch.ts). supabase-js on its own would retry a
+ * failed refresh for up to 30 s; a bound on the calls catches that without timing anything.
+ */
+function maxCallsPerStep(timeoutMs: number): number {
+  let calls = 1;
+  for (let delay = REFRESH_FIRST_DELAY_MS, waited = 0; waited + delay <= timeoutMs / 2; waited += delay, delay *= 2) calls++;
+  return calls;
+}
 
-  const signUp = await callWith(overrides, "POST", "/api/auth/sign-up", {
-    json: { email: uniqueEmail("fault"), password: PASSWORD, confirmPassword: PASSWORD },
-  });
-  expect(signUp.res.status).toBe(503);
-  expect(signUp.ms).toBeLessThan(maxMs);
+/**
+ * The most calls one signed-in request may make: its account step (reading the user, with the
+ * refresh), then, after a transient failure, one check of the stored access token
+ * (worker/auth/session.ts userFromStoredToken).
+ */
+const maxCallsPerRequest = (timeoutMs: number): number => maxCallsPerStep(timeoutMs) + 1;
 
-  // Browsing without an account is not touched at all.
+/** A watched account service: every call the worker made to it (with a live signal), in order. */
+interface Watched {
+  calls: string[];
+  /** The calls one request made (how many were added while `run` ran). */
+  during<T>(run: () => Promise<T>): Promise<{ result: T; calls: string[] }>;
+}
+
+/** What every account fault must give: sign-in 503, pages fine, sessions kept, a bounded number of service calls. */
+async function expectAccountFaultHandled(overrides: Partial<Env>, service: Watched) {
+  const perRequest = maxCallsPerRequest(accountServiceTimeoutMs({ ...env, ...overrides }));
+  const signIn = await service.during(() => callWith(overrides, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("fault"), password: PASSWORD } }));
+  expect(signIn.result.res.status).toBe(503);
+  expect(errorBody(signIn.result.text)).toEqual({ code: "service_unavailable", message: GENERIC });
+  expect(signIn.result.res.headers.get("Cache-Control")).toBe("no-store");
+  // One password grant, never tried again.
+  expect(signIn.calls).toEqual(["POST /auth/v1/token?grant_type=password"]);
+
+  const signUpDown = await service.during(() =>
+    callWith(overrides, "POST", "/api/auth/sign-up", { json: { email: uniqueEmail("fault"), password: PASSWORD, confirmPassword: PASSWORD } }),
+  );
+  expect(signUpDown.result.res.status).toBe(503);
+  expect(signUpDown.calls).toHaveLength(1);
+
+  // Browsing without an account is not touched at all: no call to the service.
   for (const path of ["/", "/video/video_005", "/search?q=家"]) {
-    const page = await callWith(overrides, "GET", path);
-    expect(page.res.status).toBe(200);
-    expect(page.text).toContain("</html>");
+    const page = await service.during(() => callWith(overrides, "GET", path));
+    expect(page.result.res.status).toBe(200);
+    expect(page.result.text).toContain("</html>");
+    expect(page.calls, path).toEqual([]);
   }
 
-  const cookie = await sessionCookie();
+  const jar = await session();
   for (const [label, sent] of [
-    ["fresh session", cookie],
-    ["expired access token (needs a refresh)", expired(cookie)],
+    ["fresh session", jar],
+    ["expired access token (needs a refresh)", expired(jar)],
   ] as const) {
-    const user = await callWith(overrides, "GET", "/api/auth/user", { cookie: sent });
-    expect(user.res.status, label).toBe(503);
-    expect(errorBody(user.text).code).toBe("service_unavailable");
-    expectCookieKept(user.res);
-    expect(user.ms, label).toBeLessThan(maxMs);
+    const user = await service.during(() => callWith(overrides, "GET", "/api/auth/user", { jar: sent }));
+    expect(user.result.res.status, label).toBe(503);
+    expect(errorBody(user.result.text).code).toBe("service_unavailable");
+    expectCookieKept(user.result.res);
+    expect(user.calls.length, `${label}: ${user.calls.join(", ")}`).toBeLessThanOrEqual(perRequest);
 
-    const page = await callWith(overrides, "GET", "/video/video_005", { cookie: sent });
-    expect(page.res.status, label).toBe(200);
-    expect(page.text).toContain("</html>");
-    expectCookieKept(page.res);
-    expect(page.ms, label).toBeLessThan(maxMs);
+    const page = await service.during(() => callWith(overrides, "GET", "/video/video_005", { jar: sent }));
+    expect(page.result.res.status, label).toBe(200);
+    expect(page.result.text).toContain("</html>");
+    expectCookieKept(page.result.res);
+    expect(page.calls.length, `${label}: ${page.calls.join(", ")}`).toBeLessThanOrEqual(perRequest);
 
-    const put = await callWith(overrides, "PUT", "/api/auth/user", { cookie: sent, json: { data: { library: { favourites: [], history: [] } } } });
+    const put = await callWith(overrides, "PUT", "/api/auth/user", { jar: sent, json: { data: { library: { favourites: [], history: [] } } } });
     expect(put.res.status, label).toBe(503);
     expectCookieKept(put.res);
   }
 
   // Signing out still signs out (the cookies go), without waiting for the service.
-  const out = await callWith(overrides, "POST", "/api/auth/sign-out", { cookie: expired(cookie) });
-  expect(out.res.status).toBe(200);
-  expect(out.res.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE}=;`) && /max-age=0/i.test(c))).toBe(true);
-  expect(out.ms).toBeLessThan(maxMs);
+  const out = await service.during(() => callWith(overrides, "POST", "/api/auth/sign-out", { jar: expired(jar) }));
+  expect(out.result.res.status).toBe(200);
+  expect(out.result.res.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE}=;`) && /max-age=0/i.test(c))).toBe(true);
+  expect(out.calls.length, out.calls.join(", ")).toBeLessThanOrEqual(perRequest);
 
   // The service is back: the same cookie is still a session (expired one refreshed).
-  const back = await call("GET", "/api/auth/user", { cookie: expired(cookie) });
+  const back = await callRead("GET", "/api/auth/user", { jar: expired(jar) });
   expect(back.res.status).toBe(200);
   expect((JSON.parse(back.text) as { user: unknown }).user).not.toBeNull();
 }
@@ -153,18 +134,32 @@ afterEach(() => {
 // ---- account service -----------------------------------------------------------------------
 
 const REMOTE = "https://accounts.fault.test";
+/** Nothing listens there: the connection is refused. */
+const REFUSED = "http://127.0.0.1:9";
 
-/** Stands in for the network: calls to REMOTE get `answer`, anything else the real fetch. */
-function fakeAccountService(answer: (request: Request, signal: AbortSignal | null | undefined) => Promise<Response>) {
+/**
+ * Watches the worker's calls to the account service at `origin`: each gets `answer` (by default
+ * the real network, e.g. a refused connection); anything else goes to the real fetch.
+ */
+function watchAccountService(origin: string, answer?: (request: Request, signal: AbortSignal | null | undefined) => Promise<Response>): Watched {
   const realFetch = globalThis.fetch;
   const calls: string[] = [];
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);
-    if (!req.url.startsWith(REMOTE)) return realFetch(input, init);
-    calls.push(`${req.method} ${new URL(req.url).pathname}${new URL(req.url).search}`);
-    return answer(req, init?.signal);
+    if (!req.url.startsWith(origin)) return realFetch(input, init);
+    // A call whose signal is already aborted never reaches the network (fetch rejects at once):
+    // only calls that do are counted.
+    if (!init?.signal?.aborted) calls.push(`${req.method} ${new URL(req.url).pathname}${new URL(req.url).search}`);
+    return answer ? answer(req, init?.signal) : realFetch(input, init);
   });
-  return calls;
+  return {
+    calls,
+    async during(run) {
+      const before = calls.length;
+      const result = await run();
+      return { result, calls: calls.slice(before) };
+    },
+  };
 }
 
 describe("account service faults", () => {
@@ -178,36 +173,51 @@ describe("account service faults", () => {
   });
 
   it("down (connection refused): sign-in 503, browsing works, sessions kept — and no 30 s refresh retries", async () => {
-    await expectAccountFaultHandled({ SUPABASE_URL: "http://127.0.0.1:9", SUPABASE_ANON_KEY: "k" }, 3000);
+    const service = watchAccountService(REFUSED);
+    await expectAccountFaultHandled({ SUPABASE_URL: REFUSED, SUPABASE_ANON_KEY: "k" }, service);
   });
 
   it("slow (never answers): every account step gives up after the timeout", async () => {
-    const calls = fakeAccountService(
+    const aborted: unknown[] = [];
+    const service = watchAccountService(
+      REMOTE,
       (_req, signal) =>
         new Promise<Response>((_, reject) => {
-          signal?.addEventListener("abort", () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted")), { once: true });
+          signal?.addEventListener(
+            "abort",
+            () => {
+              aborted.push(signal.reason);
+              reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+            },
+            { once: true },
+          );
         }),
     );
     const SLOW: Partial<Env> = { SUPABASE_URL: REMOTE, SUPABASE_ANON_KEY: "k", ACCOUNT_SERVICE_TIMEOUT_MS: "300" };
-    const signIn = await callWith(SLOW, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("slow"), password: PASSWORD } });
-    expect(signIn.res.status).toBe(503);
-    expect(errorBody(signIn.text).message).toBe(GENERIC);
-    expect(signIn.ms).toBeGreaterThanOrEqual(250);
-    expect(signIn.ms).toBeLessThan(2000);
-    expect(calls).toEqual(["POST /auth/v1/token?grant_type=password"]);
-    await expectAccountFaultHandled(SLOW, 2000);
+    // The service never answers: the 503 can only come from the worker giving up on the call
+    // (without a timeout this request would hang until the test's own timeout fails it).
+    const signIn = await service.during(() => callWith(SLOW, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("slow"), password: PASSWORD } }));
+    expect(signIn.result.res.status).toBe(503);
+    expect(errorBody(signIn.result.text).message).toBe(GENERIC);
+    expect(signIn.calls).toEqual(["POST /auth/v1/token?grant_type=password"]);
+    // The call was cut off by its timeout signal.
+    expect(aborted).toHaveLength(1);
+    expect((aborted[0] as Error).name).toBe("TimeoutError");
+    await expectAccountFaultHandled(SLOW, service);
   });
 
   it("a service that ignores the abort signal is still cut off at the timeout", async () => {
-    fakeAccountService(() => new Promise<Response>(() => {}));
+    const service = watchAccountService(REMOTE, () => new Promise<Response>(() => {}));
     const SLOW: Partial<Env> = { SUPABASE_URL: REMOTE, SUPABASE_ANON_KEY: "k", ACCOUNT_SERVICE_TIMEOUT_MS: "200" };
-    const signIn = await callWith(SLOW, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("slow"), password: PASSWORD } });
-    expect(signIn.res.status).toBe(503);
-    expect(signIn.ms).toBeLessThan(2000);
-    const user = await callWith(SLOW, "GET", "/api/auth/user", { cookie: expired(await sessionCookie()) });
-    expect(user.res.status).toBe(503);
-    expectCookieKept(user.res);
-    expect(user.ms).toBeLessThan(2000);
+    // Nothing ever answers: only the worker's own deadline can end these requests.
+    const signIn = await service.during(() => callWith(SLOW, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("slow"), password: PASSWORD } }));
+    expect(signIn.result.res.status).toBe(503);
+    expect(signIn.calls).toHaveLength(1);
+    const jar = await session();
+    const user = await service.during(() => callWith(SLOW, "GET", "/api/auth/user", { jar: expired(jar) }));
+    expect(user.result.res.status).toBe(503);
+    expectCookieKept(user.result.res);
+    expect(user.calls.length).toBeLessThanOrEqual(maxCallsPerRequest(200));
   });
 
   const garbage: Array<[string, () => Response]> = [
@@ -221,8 +231,8 @@ describe("account service faults", () => {
   ];
 
   it.each(garbage)("answering garbage (%s): sign-in 503, browsing works, sessions kept", async (_label, answer) => {
-    fakeAccountService(() => Promise.resolve(answer()));
-    await expectAccountFaultHandled({ SUPABASE_URL: REMOTE, SUPABASE_ANON_KEY: "k", ACCOUNT_SERVICE_TIMEOUT_MS: "2000" }, 2500);
+    const service = watchAccountService(REMOTE, () => Promise.resolve(answer()));
+    await expectAccountFaultHandled({ SUPABASE_URL: REMOTE, SUPABASE_ANON_KEY: "k", ACCOUNT_SERVICE_TIMEOUT_MS: "2000" }, service);
   });
 });
 

@@ -5,19 +5,15 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { describe, expect, it } from "vitest";
 import app from "../../worker/index";
 import { MAX_HEADER_BYTES, MAX_URL_BYTES } from "../../worker/limits";
+import { uniqueIp } from "./helpers/unique";
 
 const BASE = "https://yingshi.test";
 const CHINESE = /[\u4e00-\u9fff]/;
 
-let ipSeq = 0;
-const runTag = crypto.randomUUID().slice(0, 4);
-/** A fresh visitor address per request, so the sign-in rate limit never interferes. */
-const ip = () => `2001:db8:${runTag}:51::${(++ipSeq).toString(16)}`;
-
 /** Through the runtime (SELF), like a visitor. */
 function send(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", ip());
+  if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", uniqueIp());
   return SELF.fetch(BASE + path, { redirect: "manual", ...init, headers });
 }
 
@@ -137,7 +133,7 @@ describe("bodies on /api/auth/*", () => {
     const streamed = await direct(
       new Request(BASE + "/api/auth/sign-in", {
         method: "POST",
-        headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip() },
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
         body: stream,
         duplex: "half",
       } as RequestInit),

@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { getVideo } from "../../shared/catalogue";
 import { streamStartLinkHeader } from "../../shared/player/stream-start";
+import { callRead } from "./helpers/visitor";
 
 /**
  * A page with a player preloads the player's first two playlists from its response headers
@@ -37,8 +38,10 @@ describe("stream start preloads", () => {
   });
 
   it("the page cache keeps the header", async () => {
-    await get("/video/video_002");
-    const { res } = await get("/video/video_002");
+    // The edge cache's copy is written in waitUntil: callRead returns once that has finished.
+    const first = await callRead("GET", "/video/video_002", { base: BASE });
+    expect(first.res.headers.get("X-Cache")).toBe("MISS");
+    const { res } = await callRead("GET", "/video/video_002", { base: BASE });
     expect(res.headers.get("X-Cache")).toBe("HIT");
     expect(res.headers.get("Link")).toBe(streamStartLinkHeader(getVideo("video_002")!, 1, null));
   });

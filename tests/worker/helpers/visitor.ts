@@ -4,18 +4,12 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { expect } from "vitest";
 import { base64UrlToBytes, bytesToBase64Url } from "../../../worker/account-service/encoding";
 import app from "../../../worker/index";
+import { uniqueEmail, uniqueIp } from "./unique";
 
 export const COOKIE = "yingshi-auth";
 export const PASSWORD = "secret-pass-1";
 
-const runTag = crypto.randomUUID().slice(0, 4);
-let ipSeq = 0;
-/**
- * An address nobody else in this run uses, so rate-limit counters never collide: each in its own
- * IPv6 /64 (the play counter counts a /64 as one network).
- */
-export const uniqueIp = () => `2001:db8:${runTag}:${(++ipSeq).toString(16)}::ac`;
-export const uniqueEmail = (tag: string) => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+export { runTag, uniqueEmail, uniqueIp } from "./unique";
 
 export type Jar = Map<string, string>;
 
@@ -31,7 +25,7 @@ export interface CallOptions {
   base?: string;
 }
 
-export async function call(method: string, path: string, o: CallOptions = {}): Promise<Response> {
+function request(method: string, path: string, o: CallOptions): Request {
   const headers = new Headers(o.headers);
   headers.set("CF-Connecting-IP", o.ip ?? uniqueIp());
   let body: string | undefined;
@@ -43,10 +37,27 @@ export async function call(method: string, path: string, o: CallOptions = {}): P
     body = new URLSearchParams(o.form).toString();
   }
   if (o.jar?.size) headers.set("Cookie", [...o.jar].map(([n, v]) => `${n}=${v}`).join("; "));
+  return new Request((o.base ?? "https://yingshi.test") + path, { method, headers, body, redirect: "manual" });
+}
+
+/** The worker's answer, once everything it handed to waitUntil has finished (body not read yet). */
+export async function call(method: string, path: string, o: CallOptions = {}): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request((o.base ?? "https://yingshi.test") + path, { method, headers, body, redirect: "manual" }), { ...env, ...o.env }, ctx);
+  const res = await app.fetch(request(method, path, o), { ...env, ...o.env }, ctx);
   await waitOnExecutionContext(ctx);
   return res;
+}
+
+/**
+ * The worker's answer with its body read to the end, then everything it handed to waitUntil
+ * finished (e.g. the edge cache's copy of a streamed page, which is written as the body goes out).
+ */
+export async function callRead(method: string, path: string, o: CallOptions = {}): Promise<{ res: Response; text: string }> {
+  const ctx = createExecutionContext();
+  const res = await app.fetch(request(method, path, o), { ...env, ...o.env }, ctx);
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { res, text };
 }
 
 export function setCookies(res: Response): Array<{ name: string; value: string; cleared: boolean }> {
