@@ -91,7 +91,7 @@ export const ConfigSchema = v.pipe(
     AUTH_AUTO_CONFIRM: flag(true),
     EXPOSE_ACCOUNT_API: flag(false),
     PAGE_CACHE: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),
-    /** "off": media and stream files are read from R2 on every request (worker/stream/edge-cache.ts). */
+    /** "off": media and stream files are read from R2 on every request (worker/http/edge-cache.ts). */
     MEDIA_CACHE: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),
     /** "off": 弹幕 rooms of the built-in titles start without sample comments. */
     DANMAKU_SAMPLES: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),

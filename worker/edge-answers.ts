@@ -1,47 +1,16 @@
 /**
- * Generated answers through the Workers cache (the edge): the pages' loader data, search, cards
- * by id (JSON), the provide API, RSS and the ranking (text), the 弹幕 reads. One path for all:
- * look the key up, else make the answer and store a copy of a 200 — so a hit never runs the
- * queries again. Pages have their own cache (worker/page-cache.ts: nonces, streaming) and media
- * theirs (worker/stream/edge-cache.ts: Range, conditional requests).
+ * Generated answers through the Workers cache (the edge), in their two forms: JSON (the pages'
+ * loader data, search, cards by id, the 弹幕 reads) and text (the provide API, RSS, the ranking,
+ * the sitemap). Both take the one path of worker/http/edge-cache.ts, under a key that includes
+ * the build. Pages have their own cache (worker/page-cache.ts: nonces, streaming) and files
+ * theirs (worker/http/cached-files.ts: Range, conditional requests).
  */
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
-import { configOf } from "./config";
-import { defaultEdgeCache } from "./stream/edge-cache";
+import { answerCache, throughEdgeCache } from "./http/edge-cache";
 
 /** The client build's entry names: they tell one build from the next (keys include it). */
 const BUILD_ID = clientAssets.scripts.join(",");
-
-/** `caches.default`, or null when `PAGE_CACHE` is "off" (tests that count queries, local debugging). */
-export function answerCache(c: AppContext): Cache | null {
-  return configOf(c.env).PAGE_CACHE === "off" ? null : defaultEdgeCache();
-}
-
-/**
- * Answers from `cache` under `key`, else `make()`; a 200 is stored (its headers say for how
- * long). `X-Cache` says which happened: HIT, MISS (stored) or BYPASS (no cache, or not a 200).
- */
-export async function throughEdgeCache(c: AppContext, cache: Cache | null, key: Request, make: () => Promise<Response>): Promise<Response> {
-  if (cache) {
-    try {
-      const hit = await cache.match(key);
-      if (hit) {
-        // A cached response's headers are immutable: copy it so the middlewares can add theirs.
-        const res = new Response(hit.body, hit);
-        res.headers.set("X-Cache", "HIT");
-        return res;
-      }
-    } catch (error) {
-      console.error("edge cache read failed", error);
-    }
-  }
-  const response = await make();
-  const stored = cache !== null && response.status === 200;
-  if (stored) c.executionCtx.waitUntil(cache.put(key, response.clone()).catch((error) => console.error("edge cache write failed", error)));
-  response.headers.set("X-Cache", stored ? "MISS" : "BYPASS");
-  return response;
-}
 
 /** A cache key: the URL with its query sorted, plus the build. */
 function keyOf(url: URL): Request {
@@ -62,7 +31,7 @@ export interface JsonAnswer {
  * under `key` (a canonical URL given by the caller) plus the build.
  */
 export async function cachedJson(c: AppContext, key: URL, cacheControl: string, make: () => Promise<JsonAnswer> | JsonAnswer): Promise<Response> {
-  return throughEdgeCache(c, answerCache(c), keyOf(key), async () => {
+  return throughEdgeCache(c, answerCache(c.env), keyOf(key), async () => {
     const { status = 200, body } = await make();
     return new Response(JSON.stringify(body), {
       status,
@@ -86,7 +55,7 @@ export interface CachedBody {
 export async function cachedText(c: AppContext, key: string, cacheControl: string, render: () => Promise<CachedBody | null>): Promise<Response> {
   const keyUrl = new URL("/__answers-cache", c.req.url);
   keyUrl.searchParams.set("k", key);
-  return throughEdgeCache(c, answerCache(c), keyOf(keyUrl), async () => {
+  return throughEdgeCache(c, answerCache(c.env), keyOf(keyUrl), async () => {
     const rendered = await render();
     if (rendered === null)
       return new Response("404 Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });

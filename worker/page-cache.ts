@@ -1,7 +1,6 @@
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
-import { configOf } from "./config";
-import { defaultEdgeCache } from "./stream/edge-cache";
+import { answerCache } from "./http/edge-cache";
 
 const BUILD_ID = clientAssets.scripts.join(",");
 
@@ -50,7 +49,7 @@ export function isCacheablePage(c: AppContext): boolean {
  * number of made-up paths cannot fill the cache.
  */
 export async function withPageCache(c: AppContext, render: () => Promise<Response>): Promise<Response> {
-  const cache = configOf(c.env).PAGE_CACHE === "off" ? null : defaultEdgeCache();
+  const cache = answerCache(c.env);
   if (!cache || !isCacheablePage(c)) return render();
   // The build's entry file name is part of the key: after a deploy no page points at old assets.
   const key = new Request(pageCacheKeyUrl(c.req.url), { method: "GET" });

@@ -1,15 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  contentRange,
-  ifNoneMatchMatches,
-  ifRangeAllows,
-  notModifiedSince,
-  parseEntityTagList,
-  parseRange,
-  parseRangeSpec,
-  type RangeResult,
-} from "../../worker/media/range";
+import { contentRange, parseRange, parseRangeSpec, type RangeResult } from "../../worker/http/range";
+import { ifNoneMatchMatches, ifRangeAllows, notModifiedSince, parseEntityTagList } from "../../worker/http/validators";
 
 const full: RangeResult = { kind: "full" };
 const unsat: RangeResult = { kind: "unsatisfiable" };

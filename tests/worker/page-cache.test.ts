@@ -2,7 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { describe, expect, it } from "vitest";
 import app from "../../worker/index";
 import { pageCacheKeyUrl } from "../../worker/page-cache";
-import { defaultEdgeCache } from "../../worker/stream/edge-cache";
+import { defaultEdgeCache } from "../../worker/http/edge-cache";
 import { signUp, type Jar } from "./helpers/visitor";
 
 const BASE = "https://cache.test";

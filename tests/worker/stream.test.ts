@@ -4,9 +4,9 @@ import { Hono } from "hono";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppEnv } from "../../worker/app-env";
 import app from "../../worker/index";
-import { serveThroughEdgeCache } from "../../worker/stream/edge-cache";
-import { loadWholeObject } from "../../worker/stream/r2-source";
-import { sliceBody } from "../../worker/stream/slice";
+import { sliceBody } from "../../worker/http/body-slice";
+import { serveThroughEdgeCache } from "../../worker/http/cached-files";
+import { loadWholeObject } from "../../worker/http/r2-answers";
 import { MEDIA_CACHE_CONTROL } from "../../worker/media/serve";
 import {
   IMMUTABLE_CACHE_CONTROL,

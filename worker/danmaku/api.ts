@@ -26,8 +26,7 @@ import type { AppEnv } from "../app-env";
 import { applySession, createRequestSession, currentUser, storedSession, userFromStoredToken, type RequestSession } from "../auth/session";
 import { MAX_READ, SESSION_HEADER, WORDS_HEADER, type PostResult, type RoomInfo, type SocketSession } from "./room";
 import { findRoom, type RoomRef } from "./room-id";
-import { throughEdgeCache } from "../edge-answers";
-import { defaultEdgeCache } from "../stream/edge-cache";
+import { cachedJson } from "../edge-answers";
 
 /** Seconds the edge (and the browser) keeps a window or v3 answer: new comments arrive over the socket. */
 export const READ_CACHE_SECONDS = 5;
@@ -96,12 +95,8 @@ function timeParam(value: string | undefined, fallback: number): number | null {
   return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_VIDEO_TIME) : null;
 }
 
-/** A JSON answer kept at the edge for READ_CACHE_SECONDS (caches.default, keyed by the URL). */
-function cachedJson(c: Context<AppEnv>, build: () => Promise<Response>): Promise<Response> {
-  return throughEdgeCache(c, defaultEdgeCache(), new Request(c.req.url, { method: "GET" }), build);
-}
-
-const cacheHeaders = { "Cache-Control": `public, max-age=${READ_CACHE_SECONDS}` };
+/** Cache-Control of a window or v3 answer: kept at the edge (keyed by the URL) and in the browser for READ_CACHE_SECONDS. */
+const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
 const noStore = { "Cache-Control": "no-store" };
 
 function apiError(c: Context<AppEnv>, code: DanmakuErrorCode, retryAfterMs?: number): Response {
@@ -127,9 +122,9 @@ async function readV3(c: Context<AppEnv>): Promise<Response> {
   if (!room) return dplayerError(c, "unknownVideo");
   const maxText = c.req.query("max");
   const max = maxText && /^\d{1,6}$/.test(maxText) ? Math.min(Number(maxText), MAX_READ) : MAX_READ;
-  return cachedJson(c, async () => {
+  return cachedJson(c, new URL(c.req.url), READ_CACHE_CONTROL, async () => {
     const comments = await roomOf(c.env, room).list(infoOf(room), 0, MAX_VIDEO_TIME, max);
-    return c.json({ code: 0, data: comments.map(toDplayerItem) }, 200, cacheHeaders);
+    return { body: { code: 0, data: comments.map(toDplayerItem) } };
   });
 }
 
@@ -201,8 +196,8 @@ danmakuApi.get("/:room", async (c) => {
   const from = timeParam(c.req.query("from"), 0);
   const to = timeParam(c.req.query("to"), MAX_VIDEO_TIME);
   if (from === null || to === null || from > to) return c.json({ error: { code: "bad_window", message: "时间范围无效" } }, 400, noStore);
-  return cachedJson(c, async () => {
+  return cachedJson(c, new URL(c.req.url), READ_CACHE_CONTROL, async () => {
     const comments = await roomOf(c.env, room).list(infoOf(room), from, to);
-    return c.json({ room: room.key, videoId: room.videoId, episode: room.episode, from, to, comments }, 200, cacheHeaders);
+    return { body: { room: room.key, videoId: room.videoId, episode: room.episode, from, to, comments } };
   });
 });

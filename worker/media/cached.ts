@@ -1,5 +1,5 @@
 /**
- * `/N.mp4` and `/N.webp` through the edge cache (worker/stream/edge-cache.ts), like the
+ * `/N.mp4` and `/N.webp` through the edge cache (worker/http/cached-files.ts), like the
  * stream files. A miss is answered by serve.ts (one R2 read, ranged for a Range, so a seek
  * does not wait for the whole file and nothing is buffered for a slow client) while a second
  * read stores the whole object in the background. Hits are answered from the cached copy with
@@ -7,8 +7,9 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { mediaEdgeCache, serveThroughEdgeCache } from "../stream/edge-cache";
-import { loadWholeObject } from "../stream/r2-source";
+import { serveThroughEdgeCache } from "../http/cached-files";
+import { mediaEdgeCache } from "../http/edge-cache";
+import { loadWholeObject } from "../http/r2-answers";
 import { MEDIA_CACHE_CONTROL, parseMediaPath, serveMedia } from "./serve";
 
 export async function serveMediaCached(c: Context<AppEnv>): Promise<Response> {

@@ -11,7 +11,7 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { textResponse } from "../media/responses";
+import { textResponse } from "../http/plain-answers";
 import { STREAM_METHODS, streamCors } from "./cors";
 import { serveStream } from "./serve";
 

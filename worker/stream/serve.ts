@@ -1,15 +1,16 @@
 /**
  * GET / HEAD `/stream/{n}/{name}`: the files of the streaming contract
  * (shared/stream/contract.ts, docs/streaming.md) from R2 key `stream/{n}/{name}`, through the
- * edge cache (./edge-cache.ts). The key comes only from the strict parse of the raw path:
+ * edge cache (worker/http/cached-files.ts). The key comes only from the strict parse of the raw path:
  * any other path under /stream/ is a 404 without an R2 read.
  */
 import type { Handler } from "hono";
 import { cacheControlFor, isCompressedTextFile, parseStreamPath, STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
 import type { AppEnv } from "../app-env";
-import { notFound, RETRY_AFTER_SECONDS } from "../media/responses";
-import { mediaEdgeCache, serveThroughEdgeCache } from "./edge-cache";
-import { loadWholeObject } from "./r2-source";
+import { serveThroughEdgeCache } from "../http/cached-files";
+import { mediaEdgeCache } from "../http/edge-cache";
+import { notFound, RETRY_AFTER_SECONDS } from "../http/plain-answers";
+import { loadWholeObject } from "../http/r2-answers";
 import { encodeTextAnswer } from "./text-encoding";
 
 export interface StreamOptions {

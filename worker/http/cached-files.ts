@@ -1,19 +1,20 @@
 /**
- * The Workers Cache API (`caches.default`) in front of R2 for media files: a file is read from
- * R2 once per edge location and then served from that location's cache to every viewer.
+ * Files (media and stream, read from R2) through the edge cache (./edge-cache.ts): a file is
+ * read from R2 once per edge location and then served from that location's cache to every
+ * viewer.
  *
  * - Key: the request URL without query string or fragment, method GET (HEAD, Range and
  *   conditional requests share the entry of the plain GET; queries never make new keys).
  * - Stored: only the whole 200 representation with Content-Length, ETag and Last-Modified,
  *   kept as long as its own Cache-Control allows (s-maxage / max-age). Errors (404, 503, 416…)
  *   are never stored.
- * - Answered: every request is answered from a whole representation by representation.ts
- *   (304 / 206 / 416 / 200 with the rules of worker/media/range.ts). The cache's own Range and
- *   conditional handling is not relied on, so answers are the same on a hit and on a miss, in
- *   production and locally (miniflare's cache answers several ranges with multipart bodies;
- *   range.ts sends the whole file then). The one use of it: for a copy over
- *   `rangedReadAbove` bytes, the range range.ts decided is read from the cache by range, and
- *   that answer is kept only if it is exactly that range of the same representation.
+ * - Answered: every request is answered from a whole representation by ./representation.ts
+ *   (304 / 206 / 416 / 200 with the rules of ./validators.ts and ./range.ts). The cache's own
+ *   Range and conditional handling is not relied on, so answers are the same on a hit and on a
+ *   miss, in production and locally (miniflare's cache answers several ranges with multipart
+ *   bodies; ours send the whole file then). The one use of it: for a copy over
+ *   `rangedReadAbove` bytes, the range representation.ts decided is read from the cache by
+ *   range, and that answer is kept only if it is exactly that range of the same representation.
  * - Misses: small files (stream segments, playlists) are read once and the body is split
  *   between the client and the cache; sources with `answerMiss` (progressive videos) answer
  *   from their own read and fill the cache with a second, background read.
@@ -21,27 +22,18 @@
  *   debugging aid (and what the tests read); it is not stored.
  */
 import type { AppContext } from "../app-env";
-import { contentRange } from "../media/range";
+import { withLength } from "./body-slice";
+import { defaultEdgeCache } from "./edge-cache";
+import { contentRange } from "./range";
 import {
   answerFromRepresentation,
   decideRange,
   discardBody,
   isNotModified,
-  partialResponse,
+  partialFromRepresentation,
   representationMeta,
   type RepresentationMeta,
 } from "./representation";
-import { withLength } from "./slice";
-
-/** The default edge cache, or null where the runtime has none. */
-export function defaultEdgeCache(): Cache | null {
-  return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
-}
-
-/** The edge cache for media and stream files: `caches.default`, or null when `MEDIA_CACHE` is "off". */
-export function mediaEdgeCache(env: Pick<Env, "MEDIA_CACHE">): Cache | null {
-  return env.MEDIA_CACHE === "off" ? null : defaultEdgeCache();
-}
 
 /** Cache key of a request: its URL without query or fragment, as a plain GET. */
 export function edgeCacheKey(url: string): Request {
@@ -136,7 +128,7 @@ async function fill(cache: Cache, key: Request, source: EdgeCacheSource): Promis
  * Answers `c`'s GET / HEAD from the edge cache, or from `source` on a miss (filling the cache).
  *
  * @example
- * return serveThroughEdgeCache(c, { loadWhole: () => loadWholeObject(c.env.MEDIA, key, type) });
+ * return serveThroughEdgeCache(c, { loadWhole: () => loadWholeObject(c.env.MEDIA, key, route) });
  */
 export async function serveThroughEdgeCache(c: AppContext, source: EdgeCacheSource, options: EdgeCacheOptions = {}): Promise<Response> {
   const request = c.req.raw;
@@ -185,8 +177,8 @@ export async function serveThroughEdgeCache(c: AppContext, source: EdgeCacheSour
 
 /**
  * The 206 of a GET for a byte range of a large cached copy, read from the cache by range: the
- * cache is asked for the exact range range.ts chose, and its answer is used only when it is
- * that range of the same representation; otherwise null (the caller slices `hit` itself).
+ * cache is asked for the exact range representation.ts chose, and its answer is used only when
+ * it is that range of the same representation; otherwise null (the caller slices `hit` itself).
  * Consumes `hit.body` only when it returns a response.
  */
 async function rangedHit(cache: Cache, key: Request, request: Request, hit: Response, meta: RepresentationMeta): Promise<Response | null> {
@@ -211,7 +203,7 @@ async function rangedHit(cache: Cache, key: Request, request: Request, hit: Resp
     return null;
   }
   await discardBody(hit.body);
-  return partialResponse(hit, meta, range, withLength(part.body, range.end - range.start + 1));
+  return partialFromRepresentation(hit, meta, range, withLength(part.body, range.end - range.start + 1));
 }
 
 /** Without a cache: answer from the whole representation, or pass the origin's error on. */

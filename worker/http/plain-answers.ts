@@ -1,6 +1,7 @@
 /**
- * Plain-text answers shared by the media routes (`/N.mp4`, `/N.webp`, `/stream/…`): never
- * cached, never sniffed, with a Chinese message a viewer can read.
+ * Plain-text answers of the file routes (`/N.mp4`, `/N.webp`, `/stream/…`) when there is no
+ * representation to send (404, 405, 503): never cached, never sniffed, with a Chinese message
+ * a viewer can read. A 416 is an answer about a representation: ./representation.ts.
  */
 
 /** The message of a 503 when R2 (or the cache in front of it) fails. */
@@ -27,17 +28,4 @@ export const notFound = (): Response => textResponse(404, "未找到");
 export function unavailable(err: unknown, key: string, retryAfterSeconds = RETRY_AFTER_SECONDS): Response {
   console.error(`media: R2 error for ${key}:`, err);
   return textResponse(503, MEDIA_UNAVAILABLE, { "Retry-After": String(retryAfterSeconds) });
-}
-
-/** 416 for a representation of `size` bytes. */
-export function rangeNotSatisfiable(size: number): Response {
-  return new Response(null, {
-    status: 416,
-    headers: {
-      "Content-Range": `bytes */${size}`,
-      "Content-Length": "0",
-      "Accept-Ranges": "bytes",
-      "Cache-Control": "no-store",
-    },
-  });
 }
