@@ -21,6 +21,7 @@
  *   debugging aid (and what the tests read); it is not stored.
  */
 import type { AppContext } from "../app-env";
+import { configOf } from "../config";
 import { contentRange } from "../media/range";
 import {
   answerFromRepresentation,
@@ -39,8 +40,8 @@ export function defaultEdgeCache(): Cache | null {
 }
 
 /** The edge cache for media and stream files: `caches.default`, or null when `MEDIA_CACHE` is "off". */
-export function mediaEdgeCache(env: Pick<Env, "MEDIA_CACHE">): Cache | null {
-  return env.MEDIA_CACHE === "off" ? null : defaultEdgeCache();
+export function mediaEdgeCache(env: Env): Cache | null {
+  return configOf(env).MEDIA_CACHE === "off" ? null : defaultEdgeCache();
 }
 
 /** Cache key of a request: its URL without query or fragment, as a plain GET. */
