@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * ESLint (flat config): typescript-eslint's type-checked rules, React's hooks rules and
- * jsx-a11y over every TypeScript and JavaScript file. `npm run lint` runs it with
- * `--max-warnings 0`, and `npm test` runs it before any test.
+ * jsx-a11y over every TypeScript and JavaScript file (but env.d.ts, which `wrangler types`
+ * writes), and no raw read of a configuration variable outside worker/config.ts. `npm run lint`
+ * runs it with `--max-warnings 0`, and `npm test` runs it before any test.
  */
 import js from "@eslint/js";
 import jsxA11y from "eslint-plugin-jsx-a11y";
@@ -10,8 +11,25 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * The bindings of the worker (wrangler.toml, env.variables.d.ts): read from `env` directly. Every
+ * other upper-case name on `env` is a configuration variable, read through worker/config.ts.
+ */
+const BINDINGS = ["ASSETS", "DB", "DANMAKU", "DANMAKU_LIMIT", "EMAIL", "MEDIA", "TEST_[A-Z0-9_]+"];
+const VARIABLE = `/^(?!(?:${BINDINGS.join("|")})$)[A-Z][A-Z0-9_]*$/`;
+const RAW_VARIABLE_MESSAGE = "A configuration variable is read through worker/config.ts — `configOf(env).NAME`, validated once — never raw from `env`.";
+/** `env.NAME`, `env["NAME"]`, `c.env.NAME`, `this.env.NAME` and `const { NAME } = env` (not `process.env`, not `import.meta.env`). */
+const RAW_VARIABLE_READS = [
+  `MemberExpression[object.type='Identifier'][object.name='env'][property.name=${VARIABLE}]`,
+  `MemberExpression[object.type='Identifier'][object.name='env'][property.value=${VARIABLE}]`,
+  `MemberExpression[object.type='MemberExpression'][object.property.name='env']:not([object.object.name='process']):not([object.object.type='MetaProperty'])[property.name=${VARIABLE}]`,
+  `MemberExpression[object.type='MemberExpression'][object.property.name='env']:not([object.object.name='process']):not([object.object.type='MetaProperty'])[property.value=${VARIABLE}]`,
+  `VariableDeclarator[init.name='env'] > ObjectPattern > Property[key.name=${VARIABLE}]`,
+  `VariableDeclarator[init.property.name='env']:not([init.object.name='process']) > ObjectPattern > Property[key.name=${VARIABLE}]`,
+].map((selector) => ({ selector, message: RAW_VARIABLE_MESSAGE }));
+
 export default tseslint.config(
-  { ignores: ["dist/", ".wrangler/", ".media-cache/", "test-output/", "bench-results/", "coverage/", "shared/search/generated/"] },
+  { ignores: ["dist/", ".wrangler/", ".media-cache/", "test-output/", "bench-results/", "coverage/", "shared/search/generated/", "env.d.ts"] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   reactHooks.configs.flat.recommended,
@@ -36,5 +54,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Configuration is read once: the worker's code (and what it shares with the client) asks
+    // worker/config.ts; the tests may set variables on the bindings they pass.
+    files: ["worker/**", "shared/**", "client/**"],
+    ignores: ["worker/config.ts"],
+    rules: { "no-restricted-syntax": ["error", ...RAW_VARIABLE_READS] },
   },
 );

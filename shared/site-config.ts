@@ -1,8 +1,9 @@
 /**
  * The site's configuration: texts and addresses that come from the worker's variables
  * (wrangler.toml [vars], secrets, .dev.vars), with one set of defaults. The defaults live in
- * shared/site-defaults.json so that the scripts (plain Node) read the same values; the worker and
- * the client read them through this module.
+ * shared/site-defaults.json so that the scripts (plain Node) read the same values; the worker
+ * (worker/config.ts, which parses the variables and applies them) and the client read them
+ * through this module.
  */
 import defaults from "./site-defaults.json";
 
@@ -27,24 +28,27 @@ export function defaultSiteConfig(origin: string): SiteConfig {
 /** Copyright year of the footer (spec §2). */
 export const COPYRIGHT_YEAR = 2025;
 
-type ConfigSource = Partial<Record<"SITE_NAME" | "SITE_URL" | "BUSINESS_CONTACT" | "FILING_NUMBER" | "CULTURE_LICENCE", string>>;
+/**
+ * The site's variables once worker/config.ts validated them: texts trimmed with the defaults
+ * above applied, SITE_URL an absolute http(s) URL or unset. Only that module parses variables;
+ * this one (shared, free of worker code) builds the settings from its output.
+ */
+export interface SiteVariables {
+  SITE_NAME: string;
+  SITE_URL?: string;
+  BUSINESS_CONTACT: string;
+  FILING_NUMBER: string;
+  CULTURE_LICENCE: string;
+}
 
-/** Site configuration from the worker's variables; blank values fall back to the defaults. */
-export function siteConfigFrom(vars: ConfigSource, requestOrigin: string): SiteConfig {
-  const pick = (value: string | undefined, fallback: string) => (value && value.trim() ? value.trim() : fallback);
-  let origin = requestOrigin;
-  if (vars.SITE_URL) {
-    try {
-      origin = new URL(vars.SITE_URL).origin;
-    } catch {
-      // A malformed SITE_URL is ignored: the request's own origin is right for local use.
-    }
-  }
+/** The site's settings: SITE_URL's origin when it is set, else the request's; a SITE_URL that is not an absolute URL is refused (an error), never ignored. */
+export function siteConfigFrom(vars: SiteVariables, requestOrigin: string): SiteConfig {
+  if (vars.SITE_URL !== undefined && !URL.canParse(vars.SITE_URL)) throw new Error(`SITE_URL: must be an absolute URL (got ${JSON.stringify(vars.SITE_URL)})`);
   return {
-    siteName: pick(vars.SITE_NAME, DEFAULT_SITE_CONFIG.siteName),
-    origin,
-    businessContact: pick(vars.BUSINESS_CONTACT, DEFAULT_SITE_CONFIG.businessContact),
-    filingNumber: pick(vars.FILING_NUMBER, DEFAULT_SITE_CONFIG.filingNumber),
-    cultureLicence: pick(vars.CULTURE_LICENCE, DEFAULT_SITE_CONFIG.cultureLicence),
+    siteName: vars.SITE_NAME,
+    origin: vars.SITE_URL !== undefined ? new URL(vars.SITE_URL).origin : requestOrigin,
+    businessContact: vars.BUSINESS_CONTACT,
+    filingNumber: vars.FILING_NUMBER,
+    cultureLicence: vars.CULTURE_LICENCE,
   };
 }

@@ -1,10 +1,14 @@
 /**
- * The worker's configuration: one valibot schema for every variable of env.d.ts. Booleans parse
- * as booleans ("0", "false", "off", "no" are false), numbers as numbers, URLs as URLs; a bad
- * value is an error that names the variable, and the worker refuses to serve until it is fixed
- * (worker/index.ts answers 503 and logs the message).
+ * The worker's configuration: one valibot schema for every variable (wrangler.toml [vars],
+ * secrets, .dev.vars), and the only module that reads them from the bindings: everything else
+ * asks `configOf(env)` (eslint.config.js refuses a raw `env.NAME` read of a variable elsewhere).
+ * Booleans parse as booleans ("0", "false", "off", "no" are false), numbers as numbers, URLs as
+ * URLs, texts are trimmed with their defaults applied; a bad value is an error that names the
+ * variable, and the worker refuses to serve until it is fixed (worker/index.ts answers 503 and
+ * logs the message). The schema's keys declare the variables on `Env` (env.variables.d.ts).
  */
 import * as v from "valibot";
+import { DEFAULT_SITE_CONFIG, siteConfigFrom, type SiteConfig } from "../shared/site-config";
 import { isLocalHost } from "./local-host";
 
 const TRUE_WORDS = ["1", "true", "yes", "on"];
@@ -49,6 +53,18 @@ const text = v.optional(
   ),
 );
 
+/** Free text with a default: blank or absent → `fallback`. */
+function textOr(fallback: string) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((value) => value || fallback),
+    ),
+    fallback,
+  );
+}
+
 /** An absolute http(s) URL; blank counts as unset. */
 const httpUrl = v.optional(
   v.pipe(
@@ -63,11 +79,13 @@ const DAY_LIMIT = 3650;
 
 export const ConfigSchema = v.pipe(
   v.object({
-    SITE_NAME: text,
+    /** The site's texts (spec §1, §2); unset or blank → shared/site-defaults.json. */
+    SITE_NAME: textOr(DEFAULT_SITE_CONFIG.siteName),
+    /** The site's address: canonical links, structured data, links in e-mails, the 弹幕 origin check. */
     SITE_URL: httpUrl,
-    BUSINESS_CONTACT: text,
-    FILING_NUMBER: text,
-    CULTURE_LICENCE: text,
+    BUSINESS_CONTACT: textOr(DEFAULT_SITE_CONFIG.businessContact),
+    FILING_NUMBER: textOr(DEFAULT_SITE_CONFIG.filingNumber),
+    CULTURE_LICENCE: textOr(DEFAULT_SITE_CONFIG.cultureLicence),
     SUPABASE_URL: httpUrl,
     SUPABASE_ANON_KEY: text,
     /** HS256 key of the embedded account service; unset → a random key kept in D1. */
@@ -124,6 +142,9 @@ export const ConfigSchema = v.pipe(
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
 
+/** The variables as the bindings hold them, each optional: declared on `Env` by env.variables.d.ts (the schema also takes [vars]' TOML booleans and numbers). */
+export type ConfigVariables = Partial<Record<keyof v.InferInput<typeof ConfigSchema>, string>>;
+
 export type ConfigResult = { ok: true; config: Config } | { ok: false; message: string };
 
 /** Parses the variables; the message lists every bad variable as "NAME: what is wrong". */
@@ -151,6 +172,11 @@ export function configOf(env: Env): Config {
   const result = configResultOf(env);
   if (!result.ok) throw new Error(result.message);
   return result.config;
+}
+
+/** The site's settings of a request (root data, SEO files, feeds): from the configuration, SITE_URL's origin or else the request's. */
+export function siteConfigOf(env: Env, requestUrl: string): SiteConfig {
+  return siteConfigFrom(configOf(env), new URL(requestUrl).origin);
 }
 
 /**

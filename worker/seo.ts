@@ -1,7 +1,7 @@
 import { MAIN_CATEGORIES } from "../shared/catalogue/categories";
 import { INFO_PAGE_TYPES } from "../shared/content/info-page-types";
-import { siteConfigFrom } from "../shared/site-config";
 import type { AppContext } from "./app-env";
+import { siteConfigOf } from "./config";
 import { cachedText } from "./edge-answers";
 import { rssXml, RSS_SIZE, sitemapIndexXml, sitemapXml } from "./feeds/crawl-feeds";
 import { feedSource, sitemapPartTitles, sitemapParts } from "./feeds/d1-source";
@@ -33,7 +33,7 @@ export function robotsTxt(origin: string): string {
   return ["User-agent: *", "Allow: /", "Disallow: /api/", "Disallow: /profile", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
 }
 
-const configOfRequest = (c: AppContext) => siteConfigFrom(c.env, new URL(c.req.url).origin);
+const configOfRequest = (c: AppContext) => siteConfigOf(c.env, c.req.url);
 const CACHE = "public, max-age=3600, s-maxage=86400";
 /** The feed is polled: fifteen minutes. */
 const RSS_CACHE = "public, max-age=900, s-maxage=900";

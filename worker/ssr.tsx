@@ -8,8 +8,8 @@ import { streamStartLinkHeader } from "../shared/player/stream-start";
 import type { VideoData } from "../shared/loaders";
 import type { RootData } from "../shared/root-data";
 import { createRoutes, type LazyHandle } from "../shared/routes";
-import { siteConfigFrom } from "../shared/site-config";
 import type { AppContext } from "./app-env";
+import { siteConfigOf } from "./config";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
@@ -45,7 +45,7 @@ export const siteHandler = createStaticHandler(
 
 /** Root data of an anonymous request. */
 export function anonymousRootData(c: AppContext): RootData {
-  return { config: siteConfigFrom(c.env, new URL(c.req.url).origin), user: null, library: null };
+  return { config: siteConfigOf(c.env, c.req.url), user: null, library: null };
 }
 
 /** A React Router static handler (the site's, or a test's). */

@@ -1,6 +1,7 @@
 // The worker's configuration schema (worker/config.ts): every variable parses to its type,
 // bad values are refused with the variable's name.
 import { describe, expect, it } from "vitest";
+import { DEFAULT_SITE_CONFIG } from "../../shared/site-config";
 import { parseConfig } from "../../worker/config";
 
 function ok(vars: Record<string, unknown>) {
@@ -68,6 +69,17 @@ describe("config numbers, URLs, secrets and pairs", () => {
     expect(refused({ SUPABASE_URL: "https://p.supabase.co" })).toMatch(/SUPABASE_ANON_KEY: SUPABASE_URL and SUPABASE_ANON_KEY are set together/);
     expect(ok({ SUPABASE_URL: "https://p.supabase.co", SUPABASE_ANON_KEY: "k" }).SUPABASE_URL).toBe("https://p.supabase.co");
     expect(refused({ MAIL_API_URL: "https://mail.example/send" })).toMatch(/MAIL_API_KEY/);
+  });
+
+  it("the site's texts are trimmed, and unset or blank take the defaults of shared/site-defaults.json (the account service's name too)", () => {
+    expect(ok({})).toMatchObject({
+      SITE_NAME: DEFAULT_SITE_CONFIG.siteName,
+      BUSINESS_CONTACT: DEFAULT_SITE_CONFIG.businessContact,
+      FILING_NUMBER: DEFAULT_SITE_CONFIG.filingNumber,
+      CULTURE_LICENCE: DEFAULT_SITE_CONFIG.cultureLicence,
+    });
+    expect(ok({ SITE_NAME: "  " }).SITE_NAME).toBe(DEFAULT_SITE_CONFIG.siteName);
+    expect(ok({ SITE_NAME: " 我的影视 " }).SITE_NAME).toBe("我的影视");
   });
 
   it("PAGE_CACHE is on or off", () => {

@@ -3,7 +3,6 @@ import { daysSince, durationSeconds, formatDate, formatRating, formatTime, forma
 import { serializeForScript } from "../../shared/hydration";
 import { pageCount, pageSlice, pageWindow, parsePage } from "../../shared/pagination";
 import { pickRandom, randomInt, seededRng } from "../../shared/random";
-import { siteConfigFrom, DEFAULT_SITE_CONFIG } from "../../shared/site-config";
 import { searchHref } from "../../shared/components/Header";
 
 describe("pagination window", () => {
@@ -89,19 +88,5 @@ describe("header search", () => {
     expect(searchHref("")).toBeNull();
     expect(searchHref(" 家 人 ")).toBe("/search?q=%E5%AE%B6%20%E4%BA%BA");
     expect(searchHref("a&b")).toBe("/search?q=a%26b");
-  });
-});
-
-describe("site configuration", () => {
-  it("uses defaults for blank values and the request origin", () => {
-    const c = siteConfigFrom({ FILING_NUMBER: "  " }, "http://localhost:8787");
-    expect(c.filingNumber).toBe(DEFAULT_SITE_CONFIG.filingNumber);
-    expect(c.origin).toBe("http://localhost:8787");
-  });
-  it("takes configured texts and SITE_URL's origin", () => {
-    const c = siteConfigFrom({ SITE_URL: "https://tv.example.com/some/path", BUSINESS_CONTACT: "商务：QQ 123" }, "http://x");
-    expect(c.origin).toBe("https://tv.example.com");
-    expect(c.businessContact).toBe("商务：QQ 123");
-    expect(siteConfigFrom({ SITE_URL: "not a url" }, "http://x").origin).toBe("http://x");
   });
 });

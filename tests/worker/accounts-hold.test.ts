@@ -273,6 +273,8 @@ describe("configuration", () => {
       ["EXPOSE_ACCOUNT_API", "maybe"],
       ["AUTH_JWT_SECRET", "short"],
       ["ACCOUNT_SERVICE_TIMEOUT_MS", "8s"],
+      // Refused here, never ignored for the request's origin by the site settings (shared/site-config.ts).
+      ["SITE_URL", "tv.example.com"],
     ] as const) {
       const res = await call("GET", "/", { env: { [name]: value } });
       expect(res.status).toBe(503);

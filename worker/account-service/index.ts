@@ -53,6 +53,6 @@ export function accountServiceOptions(env: Env, config: Config, requestUrl: stri
     autoConfirm: config.AUTH_AUTO_CONFIRM,
     sessionPolicy: { inactivityMs: config.AUTH_SESSION_INACTIVITY_DAYS * DAY_MS, lifetimeMs: config.AUTH_SESSION_LIFETIME_DAYS * DAY_MS },
     mailer: mailerFor(env, config, issuerBase),
-    siteName: config.SITE_NAME ?? "影视站",
+    siteName: config.SITE_NAME,
   };
 }

@@ -23,6 +23,7 @@ import {
   type DanmakuErrorCode,
 } from "../../shared/danmaku/model";
 import type { AppEnv } from "../app-env";
+import { configOf } from "../config";
 import { applySession, createRequestSession, currentUser, storedSession, userFromStoredToken, type RequestSession } from "../auth/session";
 import { MAX_READ, SESSION_HEADER, WORDS_HEADER, type PostResult, type RoomInfo, type SocketSession } from "./room";
 import { findRoom, type RoomRef } from "./room-id";
@@ -51,7 +52,7 @@ const STATUS: Record<DanmakuErrorCode, 400 | 401 | 403 | 404 | 413 | 429 | 503> 
 
 /** The blocked words: the default list plus DANMAKU_BLOCKED_WORDS (comma- or line-separated). */
 export function blockedWords(env: Env): string[] {
-  return [...DEFAULT_BLOCKED_WORDS, ...parseWordList(env.DANMAKU_BLOCKED_WORDS)];
+  return [...DEFAULT_BLOCKED_WORDS, ...parseWordList(configOf(env).DANMAKU_BLOCKED_WORDS)];
 }
 
 function roomOf(env: Env, room: RoomRef) {
@@ -70,8 +71,9 @@ export function isSameSiteOrigin(request: Request, env: Env): boolean {
   if (!origin || origin === "null") return false;
   if (request.headers.get("Sec-Fetch-Site") === "cross-site") return false;
   if (origin === new URL(request.url).origin) return true;
+  const siteUrl = configOf(env).SITE_URL;
   try {
-    return Boolean(env.SITE_URL) && origin === new URL(env.SITE_URL as string).origin;
+    return siteUrl !== undefined && origin === new URL(siteUrl).origin;
   } catch {
     return false;
   }

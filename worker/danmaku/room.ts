@@ -24,6 +24,7 @@ import {
   type DanmakuColor,
   type ServerMessage,
 } from "../../shared/danmaku/model";
+import { configOf } from "../config";
 import { mayPost, type Standing } from "./poster";
 import { takeRate } from "./rate-limit";
 import type { RoomRef } from "./room-id";
@@ -128,7 +129,7 @@ export class DanmakuRoom extends DurableObject<Env> {
   private ensureSamples(room: RoomInfo): void {
     if (this.samplesChecked) return;
     this.samplesChecked = true;
-    if (this.env.DANMAKU_SAMPLES === "off" || room.sampleSeconds === null) return;
+    if (configOf(this.env).DANMAKU_SAMPLES === "off" || room.sampleSeconds === null) return;
     if (this.sql.exec("SELECT 1 FROM meta WHERE key = 'samples'").toArray().length > 0) return;
     this.seed(sampleComments(room.key, room.sampleSeconds, Date.now()));
     this.sql.exec("INSERT INTO meta (key, value) VALUES ('samples', ?)", room.key);

@@ -4,8 +4,8 @@
  * /api.php/provide/vod/at/xml/. Answers are edge-cached for a few minutes.
  */
 import { Hono } from "hono";
-import { siteConfigFrom } from "../../shared/site-config";
 import type { AppContext, AppEnv } from "../app-env";
+import { siteConfigOf } from "../config";
 import { totalPlays } from "../plays/store";
 import { cachedText } from "../edge-answers";
 import { detailRow, jsonAnswer, listRow, MAX_IDS, parseProvideRequest, xmlAnswer, type ProvideRequest, type RowContext } from "./maccms";
@@ -55,7 +55,7 @@ export function provideApi(source: (env: Env) => FeedSource = feedSource) {
       // MacCMS's own shape for a refusal (code 0), readable cross-origin like every answer.
       return c.json({ code: 0, msg: `ids 一次最多${MAX_IDS}个` }, 400, { "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" });
     }
-    const origin = siteConfigFrom(c.env, new URL(c.req.url).origin).origin;
+    const origin = siteConfigOf(c.env, c.req.url).origin;
     // The key is the parsed request (equivalent URLs share an entry) and the site origin the URLs name;
     // `h` moves with the clock, so such answers are keyed per minute.
     const minute = req.hours !== undefined ? Math.floor(Date.now() / 60_000) : 0;

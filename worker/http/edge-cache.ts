@@ -17,8 +17,8 @@ export function defaultEdgeCache(): Cache | null {
 }
 
 /** The edge cache for media and stream files: `caches.default`, or null when `MEDIA_CACHE` is "off". */
-export function mediaEdgeCache(env: Pick<Env, "MEDIA_CACHE">): Cache | null {
-  return env.MEDIA_CACHE === "off" ? null : defaultEdgeCache();
+export function mediaEdgeCache(env: Env): Cache | null {
+  return configOf(env).MEDIA_CACHE === "off" ? null : defaultEdgeCache();
 }
 
 /**

@@ -58,7 +58,7 @@ const noMailer: Mailer = {
 
 /** The mailer for a request to `requestUrl` under this configuration. */
 export function mailerFor(env: Env, config: Config, requestUrl: string): Mailer {
-  const from = config.MAIL_FROM ?? `${config.SITE_NAME ?? "影视站"} <no-reply@localhost>`;
+  const from = config.MAIL_FROM ?? `${config.SITE_NAME} <no-reply@localhost>`;
   if (config.MAIL_API_URL && config.MAIL_API_KEY) return httpMailer(config.MAIL_API_URL, config.MAIL_API_KEY, from);
   if (env.EMAIL && config.MAIL_FROM) return bindingMailer(env.EMAIL, config.MAIL_FROM);
   if (isLocalHost(new URL(requestUrl).hostname)) return { kind: "dev-mailbox", send: (message) => storeDevMail(env.DB, message) };

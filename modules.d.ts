@@ -1,0 +1,20 @@
+/** Modules that wrangler.toml's [alias] and the Vite build provide (not npm packages). */
+
+declare module "virtual:client-assets" {
+  const assets: {
+    scripts: string[];
+    styles: string[];
+    preloads: string[];
+    /** Source path of a lazily loaded module → its chunk and the chunks it imports. */
+    lazy: Record<string, string[]>;
+    /** The early hls.js start's chunk, then the chunks it imports (shared/player/hls-start-boot.ts). */
+    hlsStart: string[];
+  };
+  export default assets;
+}
+
+/** hls.js's light build (package export "hls.js/light"): the same API as the full build. */
+declare module "hls.js/light" {
+  import Hls from "hls.js";
+  export default Hls;
+}
