@@ -10,9 +10,8 @@
  */
 import { Hono } from "hono";
 import { isRouteErrorResponse } from "react-router";
-import { isTitleId } from "../../shared/catalogue/categories";
 import type { LibraryCard } from "../../shared/catalogue/card";
-import { MAX_TITLE_IDS } from "../../shared/catalogue/title-ids";
+import { isTitleId, MAX_TITLE_IDS } from "../../shared/catalogue/title-ids";
 import type { AppContext, AppEnv } from "../app-env";
 import { cachedJson } from "../edge-answers";
 import { anonymousRootData, siteHandler, type ServerLoaderContext } from "../ssr";
