@@ -3,7 +3,8 @@
 /**
  * `npm test`: every check and test layer in one command.
  *  1. static checks, each stopping the run on failure: `tsc --noEmit` (worker, client, shared,
- *     scripts, tests), `eslint . --max-warnings 0`, `prettier --check .`
+ *     scripts, tests), `eslint . --max-warnings 0`, `prettier --check .`, every repository path
+ *     named in a comment or a doc exists (scripts/check-paths.mjs)
  *     (`--no-checks` skips them: the test:unit/worker/e2e scripts),
  *     (with e2e tests to run, the e2e site's media start packing first, alongside everything
  *     else: tests/e2e/pack-media.ts),
@@ -25,19 +26,20 @@ const skipChecks = process.argv.includes("--no-checks");
 const args = process.argv.slice(2).filter((a) => a !== "--no-checks");
 
 /**
- * The static checks, in order: name, script under node_modules, its arguments, what to run to fix.
+ * The static checks, in order: name, script (relative to the repository), its arguments, what to run to fix.
  * @type {[name: string, script: string, args: string[], fix: string][]}
  */
 const CHECKS = [
-  ["typecheck", "typescript/bin/tsc", ["--noEmit"], "npm run typecheck"],
-  ["lint", "eslint/bin/eslint.js", [".", "--max-warnings", "0"], "npm run lint"],
-  ["format", "prettier/bin/prettier.cjs", ["--check", ".", "--log-level", "warn"], "npm run format"],
+  ["typecheck", "node_modules/typescript/bin/tsc", ["--noEmit"], "npm run typecheck"],
+  ["lint", "node_modules/eslint/bin/eslint.js", [".", "--max-warnings", "0"], "npm run lint"],
+  ["format", "node_modules/prettier/bin/prettier.cjs", ["--check", ".", "--log-level", "warn"], "npm run format"],
+  ["paths", "scripts/check-paths.mjs", [], "npm run check:paths"],
 ];
 
 function runChecks() {
   for (const [name, script, checkArgs, fix] of CHECKS) {
     console.log(`test: ${name}`);
-    const result = spawnSync(process.execPath, [path.join(root, "node_modules", script), ...checkArgs], { cwd: root, stdio: "inherit", env });
+    const result = spawnSync(process.execPath, [path.join(root, script), ...checkArgs], { cwd: root, stdio: "inherit", env });
     if (result.status !== 0) {
       console.error(`
 test: the ${name} check failed (see above; \`${fix}\` runs it alone). No test ran.`);
