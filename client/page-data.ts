@@ -12,9 +12,6 @@ export function pageDataUrl(url: URL): string {
   return "/api/page" + url.pathname + url.search;
 }
 
-/** Page paths whose data comes from /api/page (the others have no catalogue data). */
-export const CATALOGUE_PAGE = /^\/(?:|category\/[^/]+|latest|top-rated|search|video\/[^/]+(?:\/[^/]+)?)$/;
-
 async function fetchPageData({ request }: LoaderFunctionArgs): Promise<unknown> {
   const response = await fetch(pageDataUrl(new URL(request.url)), { signal: request.signal, headers: { Accept: "application/json" } });
   if (response.status === 404) {

@@ -64,6 +64,13 @@ export interface VideoData {
   ratingCount: number;
 }
 
+/**
+ * The paths of the catalogue pages (those with `CatalogueLoaders`): the pages whose loader data
+ * GET /api/page answers (worker/catalogue/api.ts) and the browser fetches and prefetches
+ * (client/page-data.ts, client/prefetch.ts).
+ */
+export const CATALOGUE_PAGE = /^\/(?:|category\/[^/]+|latest|top-rated|search|video\/[^/]+(?:\/[^/]+)?)$/;
+
 /** The catalogue pages' loaders: D1 queries in the worker, JSON from the worker in the browser. */
 export interface CatalogueLoaders {
   home: LoaderFunction;

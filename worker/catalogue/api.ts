@@ -12,7 +12,7 @@ import { Hono } from "hono";
 import { isRouteErrorResponse } from "react-router";
 import type { LibraryCard } from "../../shared/catalogue/card";
 import { isTitleId, MAX_TITLE_IDS } from "../../shared/catalogue/title-ids";
-import { notFoundKindOfData, type NotFoundKind } from "../../shared/loaders";
+import { CATALOGUE_PAGE, notFoundKindOfData, type NotFoundKind } from "../../shared/loaders";
 import type { AppContext, AppEnv } from "../app-env";
 import { cachedJson } from "../edge-answers";
 import { anonymousRootData, siteHandler, type ServerLoaderContext } from "../ssr";
@@ -21,9 +21,6 @@ import { cardsByIds } from "./titles";
 
 /** Listing and detail data: a minute fresh in browsers (prefetched data is reused), five at the edge. */
 export const PAGE_DATA_CACHE = "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
-
-/** The catalogue pages whose data the browser fetches. */
-const CATALOGUE_PAGE = /^\/(?:|category\/[^/]+|latest|top-rated|search|video\/[^/]+(?:\/[^/]+)?)$/;
 
 /** What a 404 of a page's data says (the kinds of the page's own not-found answers, shared/loaders.ts). */
 export interface PageDataNotFound {
