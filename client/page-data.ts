@@ -5,21 +5,18 @@
  * (client/prefetch.ts) within the last minute.
  */
 import type { LoaderFunctionArgs } from "react-router";
-import { notFound, type CatalogueLoaders } from "../shared/loaders";
+import { notFound, notFoundKindOf, type CatalogueLoaders } from "../shared/loaders";
 
 /** The data URL of a page URL: /category/电影?page=2 → /api/page/category/电影?page=2. */
 export function pageDataUrl(url: URL): string {
   return "/api/page" + url.pathname + url.search;
 }
 
-/** Page paths whose data comes from /api/page (the others have no catalogue data). */
-export const CATALOGUE_PAGE = /^\/(?:|category\/[^/]+|latest|top-rated|search|video\/[^/]+(?:\/[^/]+)?)$/;
-
 async function fetchPageData({ request }: LoaderFunctionArgs): Promise<unknown> {
   const response = await fetch(pageDataUrl(new URL(request.url)), { signal: request.signal, headers: { Accept: "application/json" } });
   if (response.status === 404) {
-    const body = (await response.json().catch(() => null)) as { notFound?: "page" | "video" | "info" } | null;
-    notFound(body?.notFound ?? "page");
+    const body = (await response.json().catch(() => null)) as { notFound?: unknown } | null;
+    notFound(notFoundKindOf(body?.notFound));
   }
   if (!response.ok) throw new Error(`页面数据加载失败（${response.status}）`);
   return response.json();

@@ -5,7 +5,8 @@
  * The answer is cacheable for a minute (worker/catalogue/api.ts), so the navigation that follows
  * reads it from the browser cache instead of waiting for the network.
  */
-import { CATALOGUE_PAGE, pageDataUrl } from "./page-data";
+import { CATALOGUE_PAGE } from "../shared/loaders";
+import { pageDataUrl } from "./page-data";
 
 /** Each data URL once per page view. */
 const requested = new Set<string>();

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import { isTitleId } from "./catalogue/categories";
+import { isTitleId } from "./catalogue/title-ids";
 import { parseQuality, type QualityChoice } from "./stored-prefs";
 
 /**

@@ -64,6 +64,13 @@ export interface VideoData {
   ratingCount: number;
 }
 
+/**
+ * The paths of the catalogue pages (those with `CatalogueLoaders`): the pages whose loader data
+ * GET /api/page answers (worker/catalogue/api.ts) and the browser fetches and prefetches
+ * (client/page-data.ts, client/prefetch.ts).
+ */
+export const CATALOGUE_PAGE = /^\/(?:|category\/[^/]+|latest|top-rated|search|video\/[^/]+(?:\/[^/]+)?)$/;
+
 /** The catalogue pages' loaders: D1 queries in the worker, JSON from the worker in the browser. */
 export interface CatalogueLoaders {
   home: LoaderFunction;
@@ -82,7 +89,24 @@ export function isUndecodable(param: string): boolean {
   return param.includes("%") || param.includes("\uFFFD");
 }
 
-export type NotFoundKind = "page" | "video" | "info";
+/**
+ * What a 404 is about, so that the page says the right thing (spec §8): an unknown path, a
+ * video that does not exist, an info page that does not exist. A loader throws the kind
+ * (`notFound`), /api/page answers it (worker/catalogue/api.ts), the browser's loader throws it
+ * again (client/page-data.ts) and the error boundary picks the page (shared/pages/NotFoundPages.tsx).
+ */
+export const NOT_FOUND_KINDS = ["page", "video", "info"] as const;
+export type NotFoundKind = (typeof NOT_FOUND_KINDS)[number];
+
+/** The kind a 404 names (`{ kind }` of a loader's 404 data, `notFound` of a page data answer): "page" for anything else. */
+export function notFoundKindOf(kind: unknown): NotFoundKind {
+  return NOT_FOUND_KINDS.find((k) => k === kind) ?? "page";
+}
+
+/** The kind in a loader's 404 data (`{ kind }`, as `notFound` throws it). */
+export function notFoundKindOfData(data: unknown): NotFoundKind {
+  return notFoundKindOf(typeof data === "object" && data !== null ? (data as { kind?: unknown }).kind : undefined);
+}
 
 export function notFound(kind: NotFoundKind = "page"): never {
   throw data({ kind }, { status: 404 });

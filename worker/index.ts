@@ -36,7 +36,7 @@ app.use("*", async (c, next) => {
 
 // Account API for the browser (cookie sessions; the browser never sees a token).
 app.route("/api/auth", authApi);
-// Search for the browser: results after hydration and suggestions as you type (JSON, edge-cached).
+// Search suggestions as you type, for the header box (JSON, edge-cached); results come with the page data (/api/page/search).
 app.route("/api/search", searchApi);
 // The catalogue pages' loader data and cards by id, for client navigations (JSON, edge-cached).
 app.route("/api", catalogueApi);

@@ -23,10 +23,3 @@ const DISPLAY_NAMES: Readonly<Record<string, string>> = {
 export function categoryDisplayName(name: string): string {
   return Object.hasOwn(DISPLAY_NAMES, name) ? DISPLAY_NAMES[name] : name;
 }
-
-/** A title id as the catalogue schema allows it (video_001 …): anything else is not a title. */
-export const TITLE_ID_PATTERN = /^video_\d{3,7}$/;
-
-export function isTitleId(id: unknown): id is string {
-  return typeof id === "string" && TITLE_ID_PATTERN.test(id);
-}

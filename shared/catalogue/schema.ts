@@ -7,6 +7,7 @@
  * /stream/{N}/… for the progressive /N.mp4 (shared/stream/contract.ts).
  */
 import * as v from "valibot";
+import { TITLE_ID_PATTERN } from "./title-ids";
 
 const text = (min: number, max: number) =>
   v.pipe(
@@ -52,8 +53,8 @@ export const EpisodeSchema = v.strictObject(
 
 export const TitleSchema = v.strictObject(
   {
-    /** video_001 …: "video_" and at least three digits. */
-    id: v.pipe(v.string("must be text"), v.regex(/^video_\d{3,7}$/, 'must be "video_" and 3–7 digits, e.g. "video_051"')),
+    /** video_001 …: "video_" and 3–7 digits (shared/catalogue/title-ids.ts). */
+    id: v.pipe(v.string("must be text"), v.regex(TITLE_ID_PATTERN, 'must be "video_" and 3–7 digits, e.g. "video_051"')),
     title: text(1, 60),
     description: text(1, 1000),
     /** Main categories (电影, 电视剧, 综艺, 纪录片), sub-types (网络剧, 短剧, 微电影, 动画) and genres. */

@@ -1,8 +1,17 @@
 /**
- * Lists of title ids the worker answers for at once (GET /api/titles?ids=…): the most one
- * request may name, and how the browser splits a longer list (a library's favourites have no
- * cap) into requests the worker accepts.
+ * Title ids: the one rule for what a title id looks like (the catalogue schema, the 弹幕 rooms,
+ * the play counter, /api/titles and the stored library all ask here), the most ids one
+ * GET /api/titles may name, and how the browser splits a longer list (a library's favourites
+ * have no cap) into requests the worker accepts.
  */
+
+/** A title id as the catalogue schema allows it: "video_" and 3–7 digits (video_001 …). Anything else is not a title. */
+export const TITLE_ID_PATTERN = /^video_\d{3,7}$/;
+
+/** Whether `id` is a well-formed title id (it may still name no title in the catalogue). */
+export function isTitleId(id: unknown): id is string {
+  return typeof id === "string" && TITLE_ID_PATTERN.test(id);
+}
 
 /** The most distinct title ids one GET /api/titles names; more is a 400 (duplicates count once). */
 export const MAX_TITLE_IDS = 200;

@@ -3,6 +3,7 @@
  * time, mode, colour, blocked words), the per-user rate limit and the DPlayer v3 mapping. Pure
  * logic shared by the room (worker/danmaku/room.ts) and the player overlay (shared/player/danmaku/).
  */
+import { isTitleId } from "../catalogue/title-ids";
 import { fold, type CharMap } from "../search/normalise";
 
 /** How a comment is shown: scrolling right to left, fixed at the top, fixed at the bottom. */
@@ -231,17 +232,17 @@ export function roomKey(videoId: string, episode = 1): string {
   return episode === 1 ? videoId : `${videoId}${EPISODE_SEPARATOR}${episode}`;
 }
 
-const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const EPISODE = /^[1-9]\d{0,3}$/;
 
 /**
- * The video and episode of a room key (`{videoId}` or `{videoId}~{n}`, n a whole number
- * 1–9999 without leading zeros); null for anything else.
+ * The video and episode of a room key (`{videoId}` or `{videoId}~{n}`, the video a well-formed
+ * title id, shared/catalogue/title-ids.ts, and n a whole number 1–9999 without leading zeros);
+ * null for anything else.
  */
 export function parseRoomKey(key: string): RoomPlace | null {
   const at = key.lastIndexOf(EPISODE_SEPARATOR);
   const videoId = at < 0 ? key : key.slice(0, at);
-  if (!VIDEO_ID.test(videoId)) return null;
+  if (!isTitleId(videoId)) return null;
   if (at < 0) return { videoId, episode: 1 };
   const n = key.slice(at + 1);
   return EPISODE.test(n) && Number(n) <= MAX_EPISODE ? { videoId, episode: Number(n) } : null;

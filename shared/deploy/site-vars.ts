@@ -5,7 +5,7 @@
  * confirmation on) exactly when the live site has a way to send mail.
  */
 
-/** What wrangler.toml says about the worker's variables and bindings (scripts/deploy/toml-vars.ts reads it). */
+/** What wrangler.toml says about the worker's variables and bindings (`readTomlSettings` reads it for scripts/deploy/main.ts). */
 export interface TomlSettings {
   /** `[vars]`: names and values as written. */
   vars: Readonly<Record<string, string>>;

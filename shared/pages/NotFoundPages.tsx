@@ -1,5 +1,6 @@
 import { Link, isRouteErrorResponse, useRouteError } from "react-router";
 import { PageMeta } from "../components/PageMeta";
+import { notFoundKindOfData } from "../loaders";
 
 interface NotFoundProps {
   title: string;
@@ -41,7 +42,7 @@ export function RouteNotFound() {
 export function PageError() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) {
-    const kind = (error.data as { kind?: string } | null)?.kind;
+    const kind = notFoundKindOfData(error.data);
     if (kind === "video") return <VideoNotFound />;
     if (kind === "info") return <InfoNotFound />;
     return <RouteNotFound />;

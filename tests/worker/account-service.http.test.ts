@@ -1,5 +1,5 @@
-// Raw-HTTP tests of the embedded account service (worker/account-service) inside workerd,
-// one block per row of shared/reference/account-service.md.
+// Raw-HTTP tests of the embedded account service (worker/account-service) inside workerd: the
+// subset of the Supabase Auth (GoTrue) HTTP API it speaks, one block per endpoint.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PBKDF2_ITERATIONS, RATE_LIMITS, accountServiceOptions, createAccountService } from "../../worker/account-service";

@@ -153,7 +153,7 @@ describe("per-account throttling in front of a real Supabase project", () => {
       const req = new Request(input, init);
       if (!req.url.startsWith(REMOTE)) return realFetch(input, init);
       calls.push(new URL(req.url).pathname);
-      // What Supabase Auth answers to a wrong password (shared/reference/account-service.md).
+      // What Supabase Auth answers to a wrong password (tests/worker/account-service.http.test.ts).
       return new Response(JSON.stringify({ code: "invalid_credentials", message: "Invalid login credentials" }), {
         status: 400,
         headers: { "Content-Type": "application/json", "X-Supabase-Api-Version": "2024-01-01" },

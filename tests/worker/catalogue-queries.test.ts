@@ -1,14 +1,15 @@
 /**
  * The D1 query layer (worker/catalogue/) against the in-memory reference implementations the
- * unit tests check (shared/listing.ts buildListing, shared/search createSearchEngine), on a
+ * unit tests check (tests/reference/listing.ts buildListing, tests/reference/search-engine.ts createSearchEngine), on a
  * generated catalogue of a few hundred titles imported into workerd's local D1: every case of
  * the table must give the same state, facets, totals, pages and ids, in the same order.
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Video } from "../../shared/catalogue/types";
-import { buildListing, matchesCategory, type ListingSort } from "../../shared/listing";
-import { createSearchEngine } from "../../shared/search/index";
+import type { ListingSort } from "../../shared/listing";
+import { buildListing, matchesCategory } from "../reference/listing";
+import { createSearchEngine } from "../reference/search-engine";
 import { toSimplified } from "../../shared/search/t2s";
 import { d1CatalogueDb, importRows, type TitleRow } from "../../scripts/catalogue/import-plan";
 import { queryListing } from "../../worker/catalogue/listing";

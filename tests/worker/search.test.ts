@@ -1,6 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { SearchResult, SuggestResponse } from "../../shared/search/query";
+import type { SearchData } from "../../shared/loaders";
+import type { SuggestResponse } from "../../shared/search/query";
 import app from "../../worker/index";
 
 const BASE = "https://search.test";
@@ -43,14 +44,16 @@ describe("/search understands Chinese (issue 14)", () => {
 });
 
 describe("search JSON endpoints", () => {
-  it("GET /api/search gives the page's results (the browser's loader after hydration)", async () => {
-    const res = await SELF.fetch(BASE + "/api/search?q=" + encodeURIComponent("霧港") + "&sort=relevance");
+  it("the browser's search loader after hydration reads the page's data (GET /api/page/search); GET /api/search is gone", async () => {
+    const res = await SELF.fetch(BASE + "/api/page/search?q=" + encodeURIComponent("霧港") + "&sort=relevance");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
-    const body = await res.json<SearchResult>();
-    expect(body.ids[0]).toBe("video_001");
+    const body = await res.json<SearchData>();
+    expect(body.items[0].id).toBe("video_001");
     expect(body.marks.video_001).toEqual([[0, 2]]);
     expect(body.state).toEqual({ q: "霧港", category: null, sort: "relevance", page: 1 });
+    const gone = await SELF.fetch(BASE + "/api/search?q=" + encodeURIComponent("霧港"));
+    expect(gone.status).toBe(404);
   });
 
   it("GET /api/search/suggest gives up to 8 titles with covers, and 热门搜索 for an empty box", async () => {
@@ -68,7 +71,7 @@ describe("search JSON endpoints", () => {
     for (const path of [
       "/api/search/suggest?q=%",
       "/api/search/suggest?q=%E7%94",
-      "/api/search?page=-1&sort=x&category=%00",
+      "/api/page/search?page=-1&sort=x&category=%00",
       "/api/search/suggest?q=" + "长".repeat(1500),
     ]) {
       const res = await SELF.fetch(BASE + path);

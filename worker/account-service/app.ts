@@ -1,7 +1,7 @@
 /**
- * The embedded account service: a Hono app speaking the subset of the Supabase Auth (GoTrue)
- * HTTP API described in shared/reference/account-service.md, mounted at /auth/v1/*. Each group
- * of endpoints lives in routes/.
+ * The embedded account service: a Hono app speaking a subset of the Supabase Auth (GoTrue)
+ * HTTP API, mounted at /auth/v1/*; tests/worker/account-service.http.test.ts pins every endpoint
+ * and answer of that subset. Each group of endpoints lives in routes/.
  */
 import { Hono } from "hono";
 import { limitBody, MAX_BODY_BYTES } from "../request-body";

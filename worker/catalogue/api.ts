@@ -10,9 +10,9 @@
  */
 import { Hono } from "hono";
 import { isRouteErrorResponse } from "react-router";
-import { isTitleId } from "../../shared/catalogue/categories";
 import type { LibraryCard } from "../../shared/catalogue/card";
-import { MAX_TITLE_IDS } from "../../shared/catalogue/title-ids";
+import { isTitleId, MAX_TITLE_IDS } from "../../shared/catalogue/title-ids";
+import { CATALOGUE_PAGE, notFoundKindOfData, type NotFoundKind } from "../../shared/loaders";
 import type { AppContext, AppEnv } from "../app-env";
 import { cachedJson } from "../edge-answers";
 import { anonymousRootData, siteHandler, type ServerLoaderContext } from "../ssr";
@@ -22,27 +22,20 @@ import { cardsByIds } from "./titles";
 /** Listing and detail data: a minute fresh in browsers (prefetched data is reused), five at the edge. */
 export const PAGE_DATA_CACHE = "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
 
-/** The catalogue pages whose data the browser fetches. */
-const CATALOGUE_PAGE = /^\/(?:|category\/[^/]+|latest|top-rated|search|video\/[^/]+(?:\/[^/]+)?)$/;
-
-/** What a 404 of a page's data says (the same kinds as the page's own not-found answers). */
+/** What a 404 of a page's data says (the kinds of the page's own not-found answers, shared/loaders.ts). */
 export interface PageDataNotFound {
-  notFound: "page" | "video" | "info";
+  notFound: NotFoundKind;
 }
 
-async function statusOf(error: unknown): Promise<{ status: number; kind: PageDataNotFound["notFound"] } | null> {
-  const kindOf = (body: unknown) => {
-    const kind = typeof body === "object" && body !== null ? (body as { kind?: unknown }).kind : null;
-    return kind === "video" || kind === "info" ? kind : "page";
-  };
+async function statusOf(error: unknown): Promise<{ status: number; kind: NotFoundKind } | null> {
   // A loader's `throw data({ kind }, { status })`, as React Router hands it back.
-  if (isRouteErrorResponse(error)) return { status: error.status, kind: kindOf(error.data) };
+  if (isRouteErrorResponse(error)) return { status: error.status, kind: notFoundKindOfData(error.data) };
   if (typeof error === "object" && error !== null && "init" in error && "data" in error) {
     const init = (error as { init?: { status?: number } | null }).init;
-    return { status: init?.status ?? 500, kind: kindOf((error as { data?: unknown }).data) };
+    return { status: init?.status ?? 500, kind: notFoundKindOfData((error as { data?: unknown }).data) };
   }
   // queryRoute answers a thrown `data()` as a Response whose body is the data.
-  if (error instanceof Response) return { status: error.status, kind: kindOf(await error.json().catch(() => null)) };
+  if (error instanceof Response) return { status: error.status, kind: notFoundKindOfData(await error.json().catch(() => null)) };
   return null;
 }
 

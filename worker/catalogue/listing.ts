@@ -1,8 +1,8 @@
 /**
  * Listings from D1: a category's (or the whole catalogue's) titles with the facets 类型 / 地区 /
  * 年份 / 字母 and the rating filter, five sorts, one page of 12. Same results as the in-memory
- * reference `buildListing` of shared/listing.ts (tests/worker/catalogue-queries.test.ts holds
- * them side by side).
+ * reference `buildListing` of tests/reference/listing.ts (tests/worker/catalogue-queries.test.ts
+ * holds them side by side).
  *
  * Cost: one round trip of 6 statements (facets, counts and the page); a second one only when the
  * URL asked for a facet value the category does not have or a page past the last.

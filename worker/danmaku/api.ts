@@ -23,6 +23,7 @@ import {
   type DanmakuErrorCode,
 } from "../../shared/danmaku/model";
 import type { AppEnv } from "../app-env";
+import { isSameSiteRequest } from "../auth/csrf";
 import { configOf } from "../config";
 import { applySession, createRequestSession, currentUser, storedSession, userFromStoredToken, type RequestSession } from "../auth/session";
 import { MAX_READ, SESSION_HEADER, WORDS_HEADER, type PostResult, type RoomInfo, type SocketSession } from "./room";
@@ -62,21 +63,12 @@ function roomOf(env: Env, room: RoomRef) {
 const infoOf = (room: RoomRef): RoomInfo => ({ key: room.key, sampleSeconds: room.sampleSeconds });
 
 /**
- * Whether the request comes from this site: the Origin header names this origin (or SITE_URL's).
- * Browsers always send it on WebSocket upgrades and on cross-origin or JSON POSTs; a request
- * without one is refused (cross-site WebSocket hijacking, CSRF).
+ * Whether the request comes from this site (worker/auth/csrf.ts): the Origin header must be there
+ * (browsers always send it on WebSocket upgrades and JSON posts; cross-site WebSocket hijacking)
+ * and name this origin or SITE_URL's.
  */
-export function isSameSiteOrigin(request: Request, env: Env): boolean {
-  const origin = request.headers.get("Origin");
-  if (!origin || origin === "null") return false;
-  if (request.headers.get("Sec-Fetch-Site") === "cross-site") return false;
-  if (origin === new URL(request.url).origin) return true;
-  const siteUrl = configOf(env).SITE_URL;
-  try {
-    return siteUrl !== undefined && origin === new URL(siteUrl).origin;
-  } catch {
-    return false;
-  }
+function isFromThisSite(request: Request, env: Env): boolean {
+  return isSameSiteRequest(request, { requireOrigin: true, siteUrl: configOf(env).SITE_URL });
 }
 
 /**
@@ -134,7 +126,7 @@ async function readV3(c: Context<AppEnv>): Promise<Response> {
 const postV3 = [
   bodyLimit({ maxSize: MAX_MESSAGE_BYTES, onError: (c) => dplayerError(c as Context<AppEnv>, "tooLarge") }),
   async (c: Context<AppEnv>) => {
-    if (!isSameSiteOrigin(c.req.raw, c.env)) return dplayerError(c, "foreign");
+    if (!isFromThisSite(c.req.raw, c.env)) return dplayerError(c, "foreign");
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await c.req.arrayBuffer()));
@@ -175,7 +167,7 @@ danmakuApi.get("/:room/ws", async (c) => {
   if (!room) return apiError(c, "unknownVideo");
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
     return c.json({ error: { code: "upgrade_required", message: "需要 WebSocket 连接" } }, 426, noStore);
-  if (!isSameSiteOrigin(c.req.raw, c.env)) return apiError(c, "foreign");
+  if (!isFromThisSite(c.req.raw, c.env)) return apiError(c, "foreign");
   const session = createRequestSession(c);
   const url = new URL(c.req.url);
   const poster = session.hasCookie ? await socketSession(session, url.origin) : null;

@@ -1,7 +1,7 @@
 /**
  * What crawlers and feed readers read: the sitemap with a `video:video` entry per title and
  * episode (episode 1 at /video/{id}, episode N at /video/{id}/{N}), and the RSS feed of the
- * latest titles. Pure builders; worker/seo.ts and worker/feeds/routes.ts serve them.
+ * latest titles. Pure builders; worker/seo.ts serves them.
  */
 import { normaliseMediaPath } from "../../shared/catalogue/categories";
 import { durationSeconds } from "../../shared/format";

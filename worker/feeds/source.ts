@@ -2,10 +2,11 @@
  * The one way the feeds (provide API, RSS, sitemap, 排行榜 cards) read titles: pages of titles
  * in update order with the filters the provide API needs, titles by id, the categories, and an
  * update time per title. The site's source reads the D1 catalogue (worker/feeds/d1-source.ts);
- * tests use a source over titles held in memory. Everything is async so that it can be a query.
+ * tests may use one over titles held in memory (tests/reference/memory-source.ts). Everything is
+ * async so that it can be a query.
  */
 import type { Video } from "../../shared/catalogue/types";
-import { FEED_CATEGORIES, typeIdOf, type FeedCategory } from "./categories";
+import { typeIdOf, type FeedCategory } from "./categories";
 
 export type { FeedCategory } from "./categories";
 
@@ -71,25 +72,6 @@ export function matchesQuery(title: FeedTitle, query: TitleQuery, parents: Reado
     if (!fields.some((field) => field.toLowerCase().includes(needle))) return false;
   }
   return true;
-}
-
-/** A source over a list of titles held in memory (the bundled catalogue, or a test's fixture). */
-export function memorySource(titles: readonly FeedTitle[], categories: readonly FeedCategory[] = FEED_CATEGORIES): FeedSource {
-  const ordered = titles.slice().sort((a, b) => b.updatedAt - a.updatedAt || (a.video.id < b.video.id ? 1 : -1));
-  const parents = new Map(categories.map((c) => [c.id, c.pid]));
-  return {
-    titles(query) {
-      const matching = ordered.filter((title) => matchesQuery(title, query, parents));
-      return Promise.resolve({ total: matching.length, items: matching.slice(query.offset, query.offset + query.limit) });
-    },
-    byIds(ids) {
-      const wanted = new Set(ids);
-      return Promise.resolve(ordered.filter((title) => wanted.has(title.video.id)));
-    },
-    categories() {
-      return Promise.resolve(categories);
-    },
-  };
 }
 
 export function toFeedTitle(video: Video, updatedAt: number, pinyin: string): FeedTitle {

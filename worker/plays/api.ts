@@ -6,6 +6,7 @@
  * GET /api/ranking?period=day|week|month — the 排行榜 as JSON (the page's loader in the browser).
  */
 import { Hono } from "hono";
+import { isTitleId } from "../../shared/catalogue/title-ids";
 import { parsePeriod, utcDay } from "../../shared/ranking";
 import type { AppEnv } from "../app-env";
 import type { AppContext } from "../app-env";
@@ -33,7 +34,7 @@ playsApi.post("/plays/:id", async (c) => {
   c.header("Cache-Control", "no-store");
   if (isCrossSiteRequest(c.req.raw)) return c.json(error("cross_site", "请求来源无效"), 403);
   const id = c.req.param("id");
-  if (!/^video_\d{3,7}$/.test(id)) return c.json(error("not_found", "视频不存在"), 404);
+  if (!isTitleId(id)) return c.json(error("not_found", "视频不存在"), 404);
   const nowMs = Date.now();
   const day = utcDay(nowMs);
   const keys = await playKeys(c.env.DB, day, c.req.raw.headers, await viewerAccount(c));

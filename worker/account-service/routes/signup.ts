@@ -1,4 +1,4 @@
-/** POST /signup (contract: shared/reference/account-service.md). */
+/** POST /signup (Supabase Auth's contract: tests/worker/account-service.http.test.ts). */
 import type { Hono } from "hono";
 import { clientAddress } from "../../client-address";
 import { confirmSignUpMail, existingAccountMail, verifyLink } from "../../mail/templates";
