@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type SyntheticEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { preload } from "react-dom";
 import { useLocation, useNavigate } from "react-router";
 import type { Video } from "../catalogue/types";
@@ -6,18 +6,18 @@ import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { danmakuRoomId, episodeMedia } from "../episodes";
 import { masterPlaylistPath, mediaNumberOf, storyboardPath, subtitlesPath } from "../stream/contract";
 import { playerConfig } from "./config";
-import { MAX_FAILURES, recordFailure, resetFailures } from "./failure-counter";
 import { PlayerControls } from "./PlayerControls";
 import { BigPlay, GestureHintView, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
 import { HLS_MIME, initialSource } from "./engine-choice";
 import { DanmakuMount } from "./danmaku/DanmakuMount";
 import { useAutoHideControls } from "./useAutoHideControls";
 import { useFullscreen } from "./useFullscreen";
+import { usePlaybackFailure } from "./usePlaybackFailure";
 import { usePlaybackMemory } from "./usePlaybackMemory";
 import { usePlayBeacon } from "./usePlayBeacon";
 import { usePlaybackState } from "./usePlaybackState";
 import { usePlayerCommands } from "./usePlayerCommands";
-import { usePlayerKeyboard, type PlayerCommand } from "./usePlayerKeyboard";
+import { runShortcut, usePlayerKeyboard } from "./usePlayerKeyboard";
 import { useStoryboard } from "./useStoryboard";
 import { streamStartPreloads } from "./stream-start";
 import { useStream } from "./useStream";
@@ -55,10 +55,8 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const navigate = useNavigate();
   const state = usePlaybackState(videoRef);
   const { visible, show, hide } = useAutoHideControls(state.playing);
-  const [failed, setFailed] = useState(false);
   // Most browsers have picture-in-picture: the button is rendered (no layout shift) and removed after hydration where missing.
   const [pip, setPip] = useState(true);
-  const errorHandled = useRef(false);
 
   // Playback starts once the stored preferences are applied and the element is bound to the stream.
   const [prefsApplied, setPrefsApplied] = useState(false);
@@ -71,26 +69,13 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const subtitleText = useSubtitles(trackRef, lib.ready && lib.prefs.subtitles);
   const fullscreen = useFullscreen(boxRef, videoRef);
 
-  const onError = (event: SyntheticEvent<HTMLVideoElement>) => {
-    // React passes the error of a <source> up to the <video>: a stream's <source> is useStream's to handle.
-    if (event.target instanceof HTMLSourceElement && event.target.type === HLS_MIME) return;
-    if (errorHandled.current) return;
-    const error = videoRef.current?.error;
-    if (stream.fallBack(error ? `(${error.code}) ${error.message}` : "媒体错误")) return;
-    console.error(`视频播放失败：${videoFile}`, error ? `(${error.code}) ${error.message}` : "");
-    errorHandled.current = true;
-    memory.freeze();
-    if (recordFailure() >= MAX_FAILURES) setFailed(true);
-    else void navigate(failedPath, { replace: true });
-  };
-
-  const retry = () => {
-    resetFailures();
-    errorHandled.current = false;
-    setFailed(false);
-    videoRef.current?.load();
-    void cmd.start();
-  };
+  const { failed, onError, retry, onPlaying, isHandled } = usePlaybackFailure(videoRef, {
+    videoFile,
+    failedPath,
+    fallBack: stream.fallBack,
+    freeze: memory.freeze,
+    start: cmd.start,
+  });
 
   const toggleSubtitles = () => memory.setPrefs({ subtitles: !lib.prefs.subtitles });
   const chooseQuality = (choice: typeof lib.prefs.quality) => {
@@ -109,25 +94,17 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
     controlsHidden: () => !visible,
   });
 
-  usePlayerKeyboard((command: PlayerCommand) => {
-    const v = videoRef.current as HTMLVideoElement;
+  usePlayerKeyboard((command) => {
     show();
-    if (command === "toggle") cmd.togglePlay();
-    else if (command === "back") cmd.seekBy(-playerConfig.seekStep);
-    else if (command === "forward") cmd.seekBy(playerConfig.seekStep);
-    else if (command === "volumeUp") cmd.setVolume(v.volume + playerConfig.volumeStep);
-    else if (command === "volumeDown") cmd.setVolume(v.volume - playerConfig.volumeStep, v.muted);
-    else if (command === "mute") cmd.toggleMute();
-    else if (command === "subtitles") toggleSubtitles();
-    else fullscreen.toggle();
+    runShortcut(command, videoRef.current as HTMLVideoElement, { ...cmd, toggleSubtitles, toggleFullscreen: fullscreen.toggle });
   });
 
   const started = useRef(false);
   useEffect(() => {
-    if (!prefsApplied || !stream.attached || started.current || errorHandled.current) return;
+    if (!prefsApplied || !stream.attached || started.current || isHandled()) return;
     started.current = true;
     void cmd.start();
-  }, [prefsApplied, stream.attached, cmd]);
+  }, [prefsApplied, stream.attached, cmd, isHandled]);
 
   // Once mounted: catch up with what the element did before hydration.
   useEffect(() => {
@@ -168,10 +145,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         onDoubleClick={() => {
           if (!gestures.isTouch()) fullscreen.toggle();
         }}
-        onPlaying={() => {
-          resetFailures();
-          setFailed(false);
-        }}
+        onPlaying={onPlaying}
         onEnded={() => {
           memory.dismissResume();
           void navigate(endedPath);

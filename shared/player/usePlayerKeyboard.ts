@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { playerConfig } from "./config";
 
 export type PlayerCommand = "toggle" | "back" | "forward" | "volumeUp" | "volumeDown" | "fullscreen" | "mute" | "subtitles";
 
@@ -64,4 +65,26 @@ export function usePlayerKeyboard(onCommand: (command: PlayerCommand) => void): 
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);
+}
+
+/** What the shortcuts act on (the player's commands plus its subtitle and fullscreen switches). */
+export interface ShortcutActions {
+  togglePlay(): void;
+  seekBy(delta: number): void;
+  setVolume(volume: number, mute?: boolean): void;
+  toggleMute(): void;
+  toggleSubtitles(): void;
+  toggleFullscreen(): void;
+}
+
+/** Carries out a shortcut's command on `video` (seek and volume steps from the player's config). */
+export function runShortcut(command: PlayerCommand, video: HTMLVideoElement, actions: ShortcutActions): void {
+  if (command === "toggle") actions.togglePlay();
+  else if (command === "back") actions.seekBy(-playerConfig.seekStep);
+  else if (command === "forward") actions.seekBy(playerConfig.seekStep);
+  else if (command === "volumeUp") actions.setVolume(video.volume + playerConfig.volumeStep);
+  else if (command === "volumeDown") actions.setVolume(video.volume - playerConfig.volumeStep, video.muted);
+  else if (command === "mute") actions.toggleMute();
+  else if (command === "subtitles") actions.toggleSubtitles();
+  else actions.toggleFullscreen();
 }
