@@ -1,9 +1,12 @@
-import { useId, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
 import { useAccount } from "../account-context";
+import { failureMessage } from "../auth-form";
 import type { ResetPageData } from "../auth-page-data";
 import { authErrorMessage, otherAccountNotice, signedInWarning, validateSignUp } from "../auth-messages";
+import { AuthForm, ConfirmPasswordField, FormError, PasswordField, SubmitButton } from "../components/AuthFields";
 import { PageMeta } from "../components/PageMeta";
+import { useAuthForm } from "../components/useAuthForm";
 import { useRootData } from "../root-data";
 
 /**
@@ -19,29 +22,17 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [error, setError] = useState<string | null>(data.errorCode ? authErrorMessage(data.errorCode) : null);
-  const [submitting, setSubmitting] = useState(false);
-  const errorId = useId();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    const invalid = validateSignUp(password, confirm);
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setError(null);
-    setSubmitting(true);
-    try {
+  const form = useAuthForm(data.errorCode ? authErrorMessage(data.errorCode) : null);
+  const submit = form.onSubmit(
+    async () => {
       const result = await account.resetPassword(data.tokenHash, password, confirm);
-      if (result.error) setError(result.error.message || authErrorMessage(null));
-      else if (result.otherAccount) setOtherAccount(true);
+      if (result.error) return failureMessage(result.error);
+      if (result.otherAccount) setOtherAccount(true);
       else void navigate("/", { replace: true });
-    } finally {
-      setSubmitting(false);
-    }
-  }
+      return null;
+    },
+    () => validateSignUp(password, confirm),
+  );
 
   return (
     <>
@@ -49,57 +40,23 @@ export function ResetPasswordPage() {
       <div className="auth-card">
         <h1 className="auth-title">设置新密码</h1>
         <p className="auth-subtitle">设置后将自动登录，其他设备需要重新登录</p>
-        {error ? (
-          <div className="auth-error" role="alert" id={errorId}>
-            {error}
-          </div>
-        ) : null}
+        <FormError form={form} />
         {otherAccount ? (
           <p className="auth-notice" role="status">
             {otherAccountNotice(user?.email ?? null, "设置新密码")}
           </p>
         ) : data.tokenHash ? (
-          <form
-            className="auth-form"
-            method="post"
-            action="/api/auth/reset"
-            onSubmit={(event) => void onSubmit(event)}
-            aria-describedby={error ? errorId : undefined}
-          >
+          <AuthForm form={form} action="/api/auth/reset" onSubmit={submit}>
             {user ? (
               <p className="auth-notice" role="status">
                 {signedInWarning(user.email)}
               </p>
             ) : null}
             <input type="hidden" name="token_hash" value={data.tokenHash} />
-            <label className="field">
-              <span className="field-label">新密码</span>
-              <input
-                type="password"
-                name="password"
-                required
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                placeholder="至少6位"
-              />
-            </label>
-            <label className="field">
-              <span className="field-label">确认新密码</span>
-              <input
-                type="password"
-                name="confirmPassword"
-                required
-                autoComplete="new-password"
-                value={confirm}
-                onChange={(e) => setConfirm(e.target.value)}
-                placeholder="请再次输入新密码"
-              />
-            </label>
-            <button type="submit" className="button button-primary button-block" disabled={submitting}>
-              {submitting ? "处理中..." : "设置新密码"}
-            </button>
-          </form>
+            <PasswordField label="新密码" autoComplete="new-password" placeholder="至少6位" value={password} onChange={setPassword} />
+            <ConfirmPasswordField label="确认新密码" placeholder="请再次输入新密码" value={confirm} onChange={setConfirm} />
+            <SubmitButton form={form}>设置新密码</SubmitButton>
+          </AuthForm>
         ) : (
           <p className="auth-error" role="alert">
             {authErrorMessage("otp_expired")}
