@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { resumePosition, useLibrary, type PlayerPrefs } from "../library";
 import { playerConfig } from "./config";
+import { canSavePosition, positionToSave, savePositionDue } from "./playback-memory";
 
 /**
  * What the player remembers: the watch position (saved every few seconds of playback, on pause,
@@ -30,19 +31,18 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
 
   const save = useCallback(() => {
     const v = videoRef.current;
-    if (!v || frozen.current || !(v.duration > 0) || !(v.currentTime > 0)) return;
+    if (!v || !canSavePosition(v, frozen.current)) return;
     lastSaved.current = v.currentTime;
     // While 从 m:ss 继续播放 is offered, the autoplay from the start must not overwrite the
     // saved position: leaving after a few seconds keeps it (and the title moves to the front).
-    const position = offered.current !== null && v.currentTime < offered.current ? offered.current : v.currentTime;
-    libRef.current.savePosition(id, position, v.duration, episode);
+    libRef.current.savePosition(id, positionToSave(v.currentTime, offered.current), v.duration, episode);
   }, [videoRef, id, episode]);
 
   useEffect(() => {
     const v = videoRef.current;
     if (!v) return;
     const onTime = () => {
-      if (Math.abs(v.currentTime - lastSaved.current) >= playerConfig.saveEverySeconds) save();
+      if (savePositionDue(v.currentTime, lastSaved.current)) save();
     };
     const onEnded = () => {
       save();

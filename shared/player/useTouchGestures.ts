@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type MouseEvent as ReactMouseEvent, type PointerEvent as ReactPointerEvent } from "react";
 import { playerConfig } from "./config";
+import { isTouchPointer, longPressHint, movedBeyondSlop, tapOutcome, tapZone, type Tap } from "./touch-gestures";
 
 export interface GestureHint {
   text: string;
@@ -20,8 +21,6 @@ export interface TouchGestureActions {
   controlsHidden: () => boolean;
 }
 
-type Zone = "left" | "center" | "right";
-
 /**
  * Touch gestures on the picture, as on Chinese video apps: double tap on the left or right third
  * seeks −10/+10 s with a hint, a long press plays at 2× while held (倍速播放中), a single tap
@@ -29,7 +28,7 @@ type Zone = "left" | "center" | "right";
  * click = fullscreen (`isTouch()` tells the click handlers which input it was).
  */
 export function useTouchGestures(actions: TouchGestureActions) {
-  const { doubleTapMs, longPressMs, touchSlopPx, hintMs, seekStep } = playerConfig;
+  const { longPressMs, hintMs } = playerConfig;
   const [hint, setHint] = useState<GestureHint | null>(null);
   const latest = useRef(actions);
   useEffect(() => {
@@ -42,7 +41,7 @@ export function useTouchGestures(actions: TouchGestureActions) {
     holding: false,
     holdTimer: undefined as ReturnType<typeof setTimeout> | undefined,
     tapTimer: undefined as ReturnType<typeof setTimeout> | undefined,
-    lastTap: null as null | { at: number; zone: Zone },
+    lastTap: null as null | Tap,
     hintTimer: undefined as ReturnType<typeof setTimeout> | undefined,
     hintId: 0,
   });
@@ -76,7 +75,7 @@ export function useTouchGestures(actions: TouchGestureActions) {
     onPointerDown(e: ReactPointerEvent<HTMLElement>) {
       const st = s.current;
       st.pointerType = e.pointerType;
-      if (e.pointerType === "mouse" || !e.isPrimary) return;
+      if (!isTouchPointer(e.pointerType) || !e.isPrimary) return;
       st.down = { x: e.clientX, y: e.clientY, hidden: latest.current.controlsHidden() };
       st.moved = false;
       clearTimeout(st.holdTimer);
@@ -84,13 +83,13 @@ export function useTouchGestures(actions: TouchGestureActions) {
         st.holding = true;
         clearTimeout(st.tapTimer);
         latest.current.onHoldStart();
-        show(`${playerConfig.longPressRate}× 倍速播放中`, "center", true);
+        show(longPressHint(), "center", true);
       }, longPressMs);
     },
     onPointerMove(e: ReactPointerEvent<HTMLElement>) {
       const st = s.current;
       if (!st.down || st.moved) return;
-      if (Math.hypot(e.clientX - st.down.x, e.clientY - st.down.y) > touchSlopPx) {
+      if (movedBeyondSlop(st.down, e.clientX, e.clientY)) {
         st.moved = true;
         if (!st.holding) clearTimeout(st.holdTimer);
       }
@@ -99,27 +98,22 @@ export function useTouchGestures(actions: TouchGestureActions) {
       const st = s.current;
       const down = st.down;
       st.down = null;
-      if (e.pointerType === "mouse" || !down) return;
+      if (!isTouchPointer(e.pointerType) || !down) return;
       if (st.holding) return endHold();
       clearTimeout(st.holdTimer);
       if (st.moved) return;
       const box = e.currentTarget.getBoundingClientRect();
-      const x = (e.clientX - box.left) / box.width;
-      const zone: Zone = x < 1 / 3 ? "left" : x > 2 / 3 ? "right" : "center";
-      const now = e.timeStamp;
-      const last = st.lastTap;
-      if (zone !== "center" && last && last.zone === zone && now - last.at < doubleTapMs) {
-        clearTimeout(st.tapTimer);
-        st.lastTap = { at: now, zone }; // a third tap seeks again
-        const delta = zone === "left" ? -seekStep : seekStep;
-        latest.current.onSeekBy(delta);
-        show(delta < 0 ? `快退 ${seekStep} 秒` : `快进 ${seekStep} 秒`, zone);
+      const tap: Tap = { at: e.timeStamp, zone: tapZone(e.clientX, box.left, box.width) };
+      const outcome = tapOutcome(st.lastTap, tap);
+      st.lastTap = tap; // after a double tap too: a third tap seeks again
+      clearTimeout(st.tapTimer);
+      if (outcome.kind === "seek") {
+        latest.current.onSeekBy(outcome.seconds);
+        show(outcome.hint, tap.zone);
         return;
       }
-      st.lastTap = { at: now, zone };
-      clearTimeout(st.tapTimer);
-      if (zone === "center") latest.current.onTap(down.hidden);
-      else st.tapTimer = setTimeout(() => latest.current.onTap(down.hidden), doubleTapMs);
+      if (outcome.deferMs === 0) latest.current.onTap(down.hidden);
+      else st.tapTimer = setTimeout(() => latest.current.onTap(down.hidden), outcome.deferMs);
     },
     onPointerCancel() {
       s.current.down = null;
@@ -127,9 +121,9 @@ export function useTouchGestures(actions: TouchGestureActions) {
     },
     onContextMenu(e: ReactMouseEvent<HTMLElement>) {
       // A long press must not open the browser's menu for the video ("save video" …).
-      if (s.current.pointerType !== "mouse") e.preventDefault();
+      if (isTouchPointer(s.current.pointerType)) e.preventDefault();
     },
   };
 
-  return { hint, handlers, isTouch: () => s.current.pointerType !== "mouse" };
+  return { hint, handlers, isTouch: () => isTouchPointer(s.current.pointerType) };
 }

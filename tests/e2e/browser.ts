@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from "playwright-core";
 import { inject } from "vitest";
+import { getVideo, type Video } from "../../shared/catalogue/index";
+import { parseMasterPlaylist } from "../../shared/stream/hls";
 
 /** Debian's Chromium; `npm test` installs it when missing (never a downloaded browser). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -132,3 +134,40 @@ export async function waitPlaying(page: Page, after = 0.2): Promise<void> {
 
 /** Runs `fn` on the player's <video> in the page. */
 export const media = <T>(page: Page, fn: (v: HTMLVideoElement) => T): Promise<T> => page.$eval(PLAYER, fn as (v: Element) => T);
+
+// ---- the video the player tests open --------------------------------------------------------
+
+/** The title whose detail page the player tests open (its media is packed for the e2e site). */
+export const VIDEO = "video_001";
+
+/** A title of the catalogue, which must exist. */
+export function video(id: string): Video {
+  const v = getVideo(id);
+  if (!v) throw new Error(`no ${id}`);
+  return v;
+}
+
+/** The path of the page's current URL. */
+export const pathname = (page: Page) => new URL(page.url()).pathname;
+
+// ---- the stream of that video (tests/e2e/streaming.test.ts, tests/e2e/stream-controls.test.ts) ----
+
+/** Its media number, and its detail page. */
+export const N = 1;
+export const PAGE = "/video/video_001";
+
+/** Its master playlist as the site serves it. */
+export async function master() {
+  const text = await (await fetch(`${baseURL()}/stream/${N}/master.m3u8`)).text();
+  return parseMasterPlaylist(text);
+}
+
+/** Segment requests of a page (path names), in order. */
+export function recordSegments(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (req) => {
+    const path = new URL(req.url()).pathname;
+    if (/\.m4s$/.test(path)) seen.push(path);
+  });
+  return seen;
+}

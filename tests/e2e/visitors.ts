@@ -3,7 +3,8 @@
 // `wrangler dev` keeps a CF-Connecting-IP sent by the client, so each browser context can be its
 // own visitor.
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DESKTOP, open, type ConsoleLog } from "./browser";
+import { expect } from "vitest";
+import { baseURL, DESKTOP, open, waitForHydration, type ConsoleLog } from "./browser";
 
 export const PASSWORD = "e2e-secret-1";
 
@@ -43,3 +44,85 @@ export async function visit(browser: Browser, path: string, options: VisitorOpti
   const { page, log } = await open(context, path);
   return { context, page, log };
 }
+
+// ---- accounts in the browser: pages, the header, the auth form ------------------------------
+
+/** Failed responses of each page, to say why a page did not hydrate. */
+export const failedResponses = new WeakMap<Page, string[]>();
+
+export function watchFailures(page: Page): void {
+  if (failedResponses.has(page)) return;
+  const failures: string[] = [];
+  failedResponses.set(page, failures);
+  page.on("response", (r) => {
+    if (r.status() >= 400) failures.push(`${r.status()} ${r.url()}`);
+  });
+}
+
+export async function hydrated(page: Page): Promise<void> {
+  try {
+    await waitForHydration(page);
+  } catch (error) {
+    throw new Error(`${page.url()} did not hydrate; failed responses: ${JSON.stringify(failedResponses.get(page) ?? [])}`, { cause: error });
+  }
+}
+
+/** Goes to `path` and waits for hydration (not for media: the player's video may still load). */
+export async function go(page: Page, path: string): Promise<void> {
+  watchFailures(page);
+  await page.goto(baseURL() + path, { waitUntil: "domcontentloaded" });
+  await hydrated(page);
+}
+
+/** A new account made through the worker's API; the context is signed in afterwards. */
+export async function signUpViaApi(context: BrowserContext, tag: string): Promise<string> {
+  const email = uniqueEmail(tag);
+  const res = await context.request.post(baseURL() + "/api/auth/sign-up", { data: { email, password: PASSWORD, confirmPassword: PASSWORD } });
+  expect(res.status()).toBe(200);
+  return email;
+}
+
+/** Signs the context out through the worker's API. */
+export async function signOutViaApi(context: BrowserContext): Promise<void> {
+  const res = await context.request.post(baseURL() + "/api/auth/sign-out", { data: {} });
+  expect(res.status()).toBe(200);
+}
+
+export const header = (page: Page) => page.locator(".site-header .header-account");
+export const errorBox = (page: Page) => page.locator(".auth-error");
+export const submit = (page: Page) => page.locator(".auth-form button[type=submit]");
+export const field = (page: Page, name: "email" | "password" | "confirmPassword") => page.locator(`.auth-form input[name=${name}]`);
+
+export async function expectSignedInHeader(page: Page): Promise<void> {
+  await header(page).getByRole("link", { name: "个人中心" }).waitFor();
+  await header(page).getByRole("button", { name: "退出登录" }).waitFor();
+  expect(await header(page).getByRole("link", { name: "登录/注册" }).count()).toBe(0);
+}
+
+export async function expectSignedOutHeader(page: Page): Promise<void> {
+  await header(page).getByRole("link", { name: "登录/注册" }).waitFor();
+  expect(await header(page).getByRole("link", { name: "个人中心" }).count()).toBe(0);
+  expect(await header(page).getByRole("button", { name: "退出登录" }).count()).toBe(0);
+}
+
+export async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  await field(page, "email").fill(email);
+  await field(page, "password").fill(password);
+}
+
+export async function fillSignUp(page: Page, email: string, password: string, confirm: string): Promise<void> {
+  await field(page, "email").fill(email);
+  await field(page, "password").fill(password);
+  await field(page, "confirmPassword").fill(confirm);
+}
+
+/** Signs in through the form of /auth (JavaScript on) and waits for the home page. */
+export async function signInWithForm(page: Page, email: string): Promise<void> {
+  await go(page, "/auth");
+  await fillSignIn(page, email, PASSWORD);
+  await submit(page).click();
+  await page.waitForURL(baseURL() + "/");
+  await expectSignedInHeader(page);
+}
+
+export const path = (page: Page) => new URL(page.url()).pathname;

@@ -1,6 +1,6 @@
 /**
  * The embedded account service: a Hono app speaking a subset of the Supabase Auth (GoTrue)
- * HTTP API, mounted at /auth/v1/*; tests/worker/account-service.http.test.ts pins every endpoint
+ * HTTP API, mounted at /auth/v1/*; tests/worker/account-service.*.test.ts pin every endpoint
  * and answer of that subset. Each group of endpoints lives in routes/.
  */
 import { Hono } from "hono";

@@ -6,6 +6,10 @@ import { base64UrlToBytes, bytesToBase64Url } from "../../../worker/account-serv
 import app from "../../../worker/index";
 import { uniqueEmail, uniqueIp } from "./unique";
 
+/** The site's origin in the worker tests. */
+export const BASE = "https://yingshi.test";
+/** The development origin: the mailbox and the development-only answers are served there only. */
+export const LOCAL = "http://localhost";
 export const COOKIE = "yingshi-auth";
 export const PASSWORD = "secret-pass-1";
 
@@ -37,7 +41,7 @@ function request(method: string, path: string, o: CallOptions): Request {
     body = new URLSearchParams(o.form).toString();
   }
   if (o.jar?.size) headers.set("Cookie", [...o.jar].map(([n, v]) => `${n}=${v}`).join("; "));
-  return new Request((o.base ?? "https://yingshi.test") + path, { method, headers, body, redirect: "manual" });
+  return new Request((o.base ?? BASE) + path, { method, headers, body, redirect: "manual" });
 }
 
 /** The worker's answer, once everything it handed to waitUntil has finished (body not read yet). */
@@ -59,6 +63,9 @@ export async function callRead(method: string, path: string, o: CallOptions = {}
   await waitOnExecutionContext(ctx);
   return { res, text };
 }
+
+/** The worker with some bindings overridden, its body read and its waitUntil work done. */
+export const callWith = (overrides: Partial<Env>, method: string, path: string, o: CallOptions = {}) => callRead(method, path, { ...o, env: overrides });
 
 export function setCookies(res: Response): Array<{ name: string; value: string; cleared: boolean }> {
   return res.headers.getSetCookie().map((raw) => {

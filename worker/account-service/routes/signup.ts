@@ -1,4 +1,4 @@
-/** POST /signup (Supabase Auth's contract: tests/worker/account-service.http.test.ts). */
+/** POST /signup (Supabase Auth's contract: tests/worker/account-service.sign-up.test.ts). */
 import type { Hono } from "hono";
 import { clientAddress } from "../../client-address";
 import { confirmSignUpMail, existingAccountMail, verifyLink } from "../../mail/templates";
