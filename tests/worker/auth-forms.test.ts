@@ -2,19 +2,8 @@
 // no-JavaScript form path (303 with the cookie, or back to the form with the message).
 import { describe, expect, it } from "vitest";
 import { uniqueEmail } from "./helpers/unique";
-import {
-  COOKIE,
-  PASSWORD,
-  call,
-  absorb,
-  type UserBody,
-  type ErrorBody,
-  json,
-  signUp,
-  expectSessionCookies,
-  authErrorBox,
-  expectCleared,
-} from "./helpers/auth-api";
+import { COOKIE, PASSWORD, call, absorb, signUp } from "./helpers/visitor";
+import { type UserBody, type ErrorBody, json, expectSessionCookies, authErrorBox, expectCleared } from "./helpers/auth-api";
 
 // ---- validation messages -------------------------------------------------------------------
 

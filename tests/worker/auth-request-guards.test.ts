@@ -2,7 +2,8 @@
 // cross-site requests (CSRF), too many sign-ins per address, and malformed request bodies.
 import { describe, expect, it } from "vitest";
 import { uniqueIp } from "./helpers/unique";
-import { BASE, PASSWORD, call, type UserBody, type SignedInBody, type ErrorBody, json, signUp, expectSessionCookies } from "./helpers/auth-api";
+import { BASE, PASSWORD, call, signUp } from "./helpers/visitor";
+import { type UserBody, type SignedInBody, type ErrorBody, json, expectSessionCookies } from "./helpers/auth-api";
 
 // ---- CSRF ----------------------------------------------------------------------------------
 

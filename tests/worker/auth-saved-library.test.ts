@@ -1,7 +1,8 @@
 // PUT /api/auth/user saves the signed-in visitor's library (inside workerd), and the signed-in
 // page's root data carries it.
 import { describe, expect, it } from "vitest";
-import { call, type UserBody, type ErrorBody, json, signUp } from "./helpers/auth-api";
+import { call, signUp } from "./helpers/visitor";
+import { type UserBody, type ErrorBody, json } from "./helpers/auth-api";
 
 // ---- saved library -------------------------------------------------------------------------
 

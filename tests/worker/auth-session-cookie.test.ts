@@ -1,7 +1,8 @@
 // The worker's session cookie (/api/auth/*, inside workerd): its attributes, no token in pages or
 // bodies, GET /api/auth/user and the signed-in pages, redirects between /auth and /profile.
 import { describe, expect, it } from "vitest";
-import { call, decodeSession, type SignedInBody, json, signUp, signIn, expectSessionCookies } from "./helpers/auth-api";
+import { call, decodeSession, signUp } from "./helpers/visitor";
+import { type SignedInBody, json, signIn, expectSessionCookies } from "./helpers/auth-api";
 
 // ---- cookies and tokens --------------------------------------------------------------------
 

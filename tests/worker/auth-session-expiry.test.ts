@@ -3,25 +3,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { uniqueIp } from "./helpers/unique";
-import {
-  COOKIE,
-  call,
-  setCookies,
-  isCleared,
-  absorb,
-  cookieHeader,
-  sessionValue,
-  toBase64Url,
-  decodeSession,
-  jarWith,
-  expiredCopy,
-  type UserBody,
-  type SignedInBody,
-  json,
-  signUp,
-  expectSessionCookies,
-  expectCleared,
-} from "./helpers/auth-api";
+import { COOKIE, call, setCookies, isCleared, absorb, cookieHeader, sessionValue, toBase64Url, decodeSession, signUp } from "./helpers/visitor";
+import { jarWith, expiredCopy, type UserBody, type SignedInBody, json, expectSessionCookies, expectCleared } from "./helpers/auth-api";
 
 // ---- broken cookies ------------------------------------------------------------------------
 

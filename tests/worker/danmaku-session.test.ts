@@ -8,9 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { DanmakuComment, ServerMessage } from "../../shared/danmaku/model";
 import { mayPost } from "../../worker/danmaku/poster";
 import { isType, openSocket, type Socket } from "./helpers/danmaku-socket";
-import { absorb, call, decodeSession, linkIn, mailTo, PASSWORD, signUp, type Jar } from "./helpers/visitor";
+import { absorb, call, decodeSession, linkIn, LOCAL, mailTo, PASSWORD, signUp, type Jar } from "./helpers/visitor";
 
-const LOCAL = "http://localhost";
 const ENDED = { type: "error", code: "sessionEnded", message: "登录已失效，请重新登录后再发送弹幕" } as const;
 
 let videoSeq = 0;

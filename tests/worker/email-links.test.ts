@@ -1,9 +1,8 @@
 // E-mail links never change who is signed in by themselves, sign-up answers alike for known and
 // new addresses with confirmation on, and links in mails never come from the request's Host.
 import { describe, expect, it, vi } from "vitest";
-import { absorb, call, linkIn, mailTo, PASSWORD, setCookies, signUp, uniqueEmail, userOf, type Jar } from "./helpers/visitor";
+import { absorb, call, linkIn, LOCAL, mailTo, PASSWORD, setCookies, signUp, uniqueEmail, userOf, type Jar } from "./helpers/visitor";
 
-const LOCAL = "http://localhost";
 const CONFIRM = { AUTH_AUTO_CONFIRM: "false" };
 
 /** A signed-in account that asked to change its address: the link sent to the new one. */
