@@ -8,9 +8,7 @@ import { describe, expect, it } from "vitest";
 import { getVideo } from "../../shared/catalogue";
 import type { DanmakuComment } from "../../shared/danmaku/model";
 import { durationSeconds, SAMPLE_AUTHOR, sampleComments, SAMPLES_PER_VIDEO } from "../../shared/danmaku/samples";
-import { call, signUp } from "./helpers/visitor";
-
-const BASE = "https://yingshi.test";
+import { BASE, call, signUp } from "./helpers/visitor";
 
 interface WindowBody {
   comments: DanmakuComment[];

@@ -1,7 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-
-const BASE = "https://yingshi.test";
+import { BASE } from "./helpers/visitor";
 
 async function get(path: string) {
   const res = await SELF.fetch(BASE + path, { redirect: "manual" });

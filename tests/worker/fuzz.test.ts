@@ -5,8 +5,8 @@
 import { env, SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BASE, uniqueIp } from "./helpers/visitor";
 
-const BASE = "https://yingshi.test";
 const ORIGIN = new URL(BASE).origin;
 /** Raise for a long local hunt; the suite keeps about 280 runs in all (a few seconds). */
 const SCALE = 1;
@@ -249,7 +249,7 @@ describe("fuzzing the worker with random URLs", () => {
         fc.asyncProperty(method, target, cookie, range, body, contentType, async (m, p, c, r, b, t) => {
           const url = urlOf(p, "", "");
           fc.pre(url !== null);
-          const headers = new Headers({ "CF-Connecting-IP": `2001:db8:f022::${Math.floor(Math.random() * 0xffff).toString(16)}` });
+          const headers = new Headers({ "CF-Connecting-IP": uniqueIp() });
           if (c) headers.set("Cookie", c);
           if (r) headers.set("Range", r);
           if (t) headers.set("Content-Type", t);

@@ -3,6 +3,7 @@ import { gzipSync } from "node:zlib";
 import clientAssets from "virtual:client-assets";
 import { describe, expect, it } from "vitest";
 import { scriptsBeforeHydration as scriptsBeforeInteractive } from "./helpers/page-scripts";
+import { BASE } from "./helpers/visitor";
 
 /**
  * The JavaScript budget (docs/performance.md, budgets): what a page makes the browser fetch before
@@ -13,7 +14,6 @@ import { scriptsBeforeHydration as scriptsBeforeInteractive } from "./helpers/pa
  * HTML plays before its chunk arrives.
  */
 
-const BASE = "https://yingshi.test";
 const BUDGET_BYTES = 125 * 1024;
 
 const ROUTES = [

@@ -5,14 +5,13 @@ import { describe, expect, it } from "vitest";
 import { catalogueLoaders } from "../../worker/catalogue/loaders";
 import { createRoutes, type LazyHandle } from "../../shared/routes";
 import { bootScriptOf, inlineScripts, scriptsBeforeHydration } from "./helpers/page-scripts";
+import { BASE } from "./helpers/visitor";
 
 /**
  * Lazy routes name their page's source file (`handle.module` in shared/routes.tsx); the worker
  * looks that name up in the build's manifest (dist/client-assets.js, written by vite.config.ts)
  * to preload the page's chunk. A renamed or moved page must not silently lose its preload.
  */
-
-const BASE = "https://yingshi.test";
 
 function lazyModules(routes: RouteObject[]): string[] {
   return routes.flatMap((route) => [...(typeof route.lazy === "function" ? [(route.handle as LazyHandle).module] : []), ...lazyModules(route.children ?? [])]);

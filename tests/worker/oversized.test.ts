@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import app from "../../worker/index";
 import { MAX_HEADER_BYTES, MAX_URL_BYTES } from "../../worker/limits";
 import { uniqueIp } from "./helpers/unique";
+import { BASE } from "./helpers/visitor";
 
-const BASE = "https://yingshi.test";
 const CHINESE = /[\u4e00-\u9fff]/;
 
 /** Through the runtime (SELF), like a visitor. */

@@ -1,8 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { HomeData, ListingData, SearchData } from "../../shared/loaders";
-
-const BASE = "https://yingshi.test";
+import { BASE } from "./helpers/visitor";
 
 async function get(path: string, init?: RequestInit) {
   const res = await SELF.fetch(BASE + path, { redirect: "manual", ...init });

@@ -2,8 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { videos } from "../../shared/catalogue/index";
 import { sitemapPaths } from "../../worker/seo";
-
-const BASE = "https://yingshi.test";
+import { BASE } from "./helpers/visitor";
 
 describe("security headers", () => {
   it("HTML gets a CSP with a fresh nonce on every inline script and no 'unsafe-inline' for scripts", async () => {
