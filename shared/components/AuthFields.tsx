@@ -1,4 +1,4 @@
-import { useId, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, type ChangeEvent, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import type { AuthFormControl } from "./useAuthForm";
 
 /** The message above an account form (role=alert; the form points at it with aria-describedby). */
@@ -81,36 +81,22 @@ export function PasswordField({
   toggle,
 }: ValueProps & { label: string; autoComplete: "current-password" | "new-password"; placeholder: string; toggle?: { shown: boolean; onToggle: () => void } }) {
   const id = useId();
-  if (!toggle) {
-    return (
-      <LabelledInput
-        label={label}
-        type="password"
-        name="password"
-        required
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        placeholder={placeholder}
-      />
-    );
-  }
+  const input = {
+    name: "password",
+    required: true,
+    autoComplete,
+    value,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value),
+    placeholder,
+  };
+  if (!toggle) return <LabelledInput label={label} type="password" {...input} />;
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
       <span className="password-row">
-        <input
-          id={id}
-          type={toggle.shown ? "text" : "password"}
-          name="password"
-          required
-          autoComplete={autoComplete}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          placeholder={placeholder}
-        />
+        <input id={id} type={toggle.shown ? "text" : "password"} {...input} />
         <button
           type="button"
           className="password-toggle"
