@@ -5,9 +5,12 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_SERVICE_TIMEOUT_MS, accountServiceTimeoutMs } from "../../worker/auth/session";
 import { REFRESH_FIRST_DELAY_MS } from "../../worker/auth/service-fetch";
+import { collectErrorLogs } from "./helpers/error-log";
 import { callRead, callWith, COOKIE, expiringCopy, PASSWORD, signUp, uniqueEmail, type Jar } from "./helpers/visitor";
 
 const GENERIC = "操作失败，请重试";
+/** What the worker logged for the operator (worker/auth/responses.ts). */
+const errorLogs = collectErrorLogs();
 
 /** A signed-up visitor's session (made while the embedded service is up). */
 async function session(): Promise<Jar> {
@@ -55,9 +58,12 @@ interface Watched {
 /** What every account fault must give: sign-in 503, pages fine, sessions kept, a bounded number of service calls. */
 async function expectAccountFaultHandled(overrides: Partial<Env>, service: Watched) {
   const perRequest = maxCallsPerRequest(accountServiceTimeoutMs({ ...env, ...overrides }));
+  const logsBefore = errorLogs.length;
   const signIn = await service.during(() => callWith(overrides, "POST", "/api/auth/sign-in", { json: { email: uniqueEmail("fault"), password: PASSWORD } }));
   expect(signIn.result.res.status).toBe(503);
   expect(errorBody(signIn.result.text)).toEqual({ code: "service_unavailable", message: GENERIC });
+  // The operator sees why in the log.
+  expect(errorLogs.slice(logsBefore).some((line) => line.startsWith("account service unavailable:"))).toBe(true);
   expect(signIn.result.res.headers.get("Cache-Control")).toBe("no-store");
   // One password grant, never tried again.
   expect(signIn.calls).toEqual(["POST /auth/v1/token?grant_type=password"]);
