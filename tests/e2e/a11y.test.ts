@@ -1,9 +1,9 @@
 import { INFO_PAGE_TYPES } from "../../shared/content/info-page-types";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, newPage, PHONE, waitForHydration } from "./browser";
+import { baseURL, DESKTOP, browserForFile, newPage, PHONE, waitForHydration } from "./browser";
 import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
 
 /**
@@ -95,15 +95,7 @@ async function settle(page: Page): Promise<void> {
   );
 }
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 for (const [width, viewport] of [
   ["desktop", DESKTOP],
@@ -115,7 +107,7 @@ for (const [width, viewport] of [
     let context: BrowserContext;
 
     beforeAll(async () => {
-      context = await browser.newContext({ viewport, locale: "zh-CN" });
+      context = await browser().newContext({ viewport, locale: "zh-CN" });
     });
 
     afterAll(async () => {
@@ -211,7 +203,7 @@ for (const [width, viewport] of [
 describe("axe on the profile of a freshly signed-up user", () => {
   it("signs up through the form, then /profile has no violations at both widths", async () => {
     // A visitor of its own: the sign-up rate limit counts per address.
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const { page } = await newPage(context);
     await page.goto(baseURL() + "/auth", { waitUntil: "domcontentloaded" });
     await settle(page);

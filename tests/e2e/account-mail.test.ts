@@ -1,7 +1,7 @@
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, launchBrowser, newPage, PHONE, screenshot, waitForHydration } from "./browser";
+import { baseURL, browserForFile, newPage, PHONE, screenshot, waitForHydration } from "./browser";
 import { E2E_STATE } from "./site-env";
 import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
 
@@ -11,15 +11,7 @@ import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
  * second local site started with AUTH_AUTO_CONFIRM=false, sign-up → confirmation e-mail → signed in.
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 async function go(page: Page, url: string): Promise<void> {
   await page.goto(url, { waitUntil: "domcontentloaded" });
@@ -46,7 +38,7 @@ async function followMailLink(page: Page, site: string, to: string, label: strin
 describe("password reset through the development mailbox", () => {
   it("忘记密码？ → e-mail → 设置新密码 → signed in at home; the old password no longer works", async () => {
     const site = baseURL();
-    const context = await newVisitor(browser, { viewport: PHONE });
+    const context = await newVisitor(browser(), { viewport: PHONE });
     const email = uniqueEmail("reset");
     expect((await context.request.post(site + "/api/auth/sign-up", { data: { email, password: PASSWORD, confirmPassword: PASSWORD } })).status()).toBe(200);
     expect((await context.request.post(site + "/api/auth/sign-out", { data: {} })).status()).toBe(200);
@@ -91,10 +83,10 @@ describe("password reset through the development mailbox", () => {
 
   it("the profile lists this device and signs out everywhere", async () => {
     const site = baseURL();
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const email = uniqueEmail("devices");
     expect((await context.request.post(site + "/api/auth/sign-up", { data: { email, password: PASSWORD, confirmPassword: PASSWORD } })).status()).toBe(200);
-    const other = await newVisitor(browser);
+    const other = await newVisitor(browser());
     expect((await other.request.post(site + "/api/auth/sign-in", { data: { email, password: PASSWORD } })).status()).toBe(200);
 
     const { page, log } = await newPage(context);
@@ -131,7 +123,7 @@ describe("e-mail confirmation (AUTH_AUTO_CONFIRM=false) through the development 
 
   it("sign-up → alert → 验证邮箱 link → signed in at home", async () => {
     const base = site!.baseURL;
-    const context = await newVisitor(browser, { viewport: PHONE });
+    const context = await newVisitor(browser(), { viewport: PHONE });
     const { page, log } = await newPage(context);
     const email = uniqueEmail("confirm");
     await go(page, base + "/auth?mode=signup");

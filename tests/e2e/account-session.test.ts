@@ -1,6 +1,5 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, launchBrowser, open } from "./browser";
+import { describe, expect, it } from "vitest";
+import { baseURL, browserForFile, open } from "./browser";
 import { newVisitor, hydrated, go, signUpViaApi, header, expectSignedInHeader, expectSignedOutHeader, signInWithForm, path } from "./visitors";
 
 /**
@@ -13,19 +12,11 @@ import { newVisitor, hydrated, go, signUpViaApi, header, expectSignedInHeader, e
  * and the per-visitor rate limits of one test never reach another.
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe("session, guards and sign-out", () => {
   it("sign-out from the header goes home signed out", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     await signUpViaApi(context, "signout");
     const { page } = await open(context, "/category/all");
     await expectSignedInHeader(page);
@@ -42,7 +33,7 @@ describe("session, guards and sign-out", () => {
   });
 
   it("/auth while signed in goes to /profile; /profile while signed out goes to /auth", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const { page } = await open(context, "/profile");
     expect(path(page)).toBe("/auth");
     await signUpViaApi(context, "guard");
@@ -63,7 +54,7 @@ describe("session, guards and sign-out", () => {
   });
 
   it("the session cookie is HttpOnly: document.cookie cannot see it", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     await signUpViaApi(context, "httponly");
     const { page } = await open(context, "/");
     await expectSignedInHeader(page);
@@ -84,7 +75,7 @@ describe("session, guards and sign-out", () => {
   });
 
   it("two tabs stay in step: signing out in one updates the other's header without a reload", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     await signUpViaApi(context, "tabs");
     const a = await open(context, "/");
     const b = await open(context, "/category/all");
@@ -104,7 +95,7 @@ describe("session, guards and sign-out", () => {
   });
 
   it("two tabs: signing out in one moves the other off /profile", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     await signUpViaApi(context, "tabs2");
     const a = await open(context, "/");
     const b = await open(context, "/profile");
@@ -117,7 +108,7 @@ describe("session, guards and sign-out", () => {
 
 describe("the profile", () => {
   it("shows the e-mail, 注册时间, 使用天数, 正常 and the saved favourites and history with counts", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const email = await signUpViaApi(context, "profile");
     const saved = await context.request.put(baseURL() + "/api/auth/user", {
       data: {
@@ -154,7 +145,7 @@ describe("the profile", () => {
   });
 
   it("a favourite saved while signed in is there in a fresh browser after signing in", async () => {
-    const first = await newVisitor(browser);
+    const first = await newVisitor(browser());
     const email = await signUpViaApi(first, "favourite");
     const { page } = await open(first, "/video/video_003");
     const button = page.locator(".video-actions button[aria-pressed]");
@@ -165,7 +156,7 @@ describe("the profile", () => {
     await savedToAccount;
     await first.close();
 
-    const fresh = await newVisitor(browser);
+    const fresh = await newVisitor(browser());
     const { page: page2 } = await open(fresh, "/video/video_003");
     expect(await page2.locator(".video-actions button[aria-pressed]").getAttribute("aria-pressed")).toBe("false");
     await signInWithForm(page2, email);

@@ -1,6 +1,5 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./browser";
+import { describe, expect, it } from "vitest";
+import { browserForFile } from "./browser";
 import { PASSWORD, uniqueEmail, visit } from "./visitors";
 
 /**
@@ -9,15 +8,7 @@ import { PASSWORD, uniqueEmail, visit } from "./visitors";
  * button can be pressed again.
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const FORMS = [
   { name: "sign-in", path: "/auth", api: "sign-in", button: "登录", fields: { email: "e", password: PASSWORD } },
@@ -35,7 +26,7 @@ const FORMS = [
 describe("account forms on a failed connection", () => {
   for (const form of FORMS) {
     it(`${form.name}: 操作失败，请重试, and the button works again`, async () => {
-      const { context, page, log } = await visit(browser, form.path);
+      const { context, page, log } = await visit(browser(), form.path);
       try {
         let aborted = 0;
         await page.route(`**/api/auth/${form.api}`, (route) => {

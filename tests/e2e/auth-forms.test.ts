@@ -1,6 +1,5 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, open, PHONE, screenshot } from "./browser";
+import { describe, expect, it } from "vitest";
+import { baseURL, DESKTOP, browserForFile, open, PHONE, screenshot } from "./browser";
 import {
   newVisitor,
   PASSWORD,
@@ -28,19 +27,11 @@ import {
  * and the per-visitor rate limits of one test never reach another.
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe("the auth form", () => {
   it("sign-up: client-side mismatch and short-password messages, then a valid sign-up signs in and goes home", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const { page, log } = await open(context, "/auth?mode=signup");
     await expect(page.locator(".auth-title").innerText()).resolves.toBe("注册账号");
     const signUpCalls: string[] = [];
@@ -80,7 +71,7 @@ describe("the auth form", () => {
   });
 
   it("the switch link flips the mode and clears the error and every field", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const { page } = await open(context, "/auth");
     await expect(page.locator(".auth-title").innerText()).resolves.toBe("登录");
     expect(await field(page, "confirmPassword").count()).toBe(0);
@@ -110,7 +101,7 @@ describe("the auth form", () => {
   });
 
   it("the reveal toggle shows and hides the password", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const { page } = await open(context, "/auth?mode=signup");
     const toggle = page.locator(".password-toggle");
     await fillSignUp(page, "a@example.com", "abcdef", "abcdef");
@@ -130,7 +121,7 @@ describe("the auth form", () => {
   });
 
   it("sign-in: a wrong password shows 邮箱或密码错误 in the red box; the right one goes home", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const email = await signUpViaApi(context, "signin");
     await signOutViaApi(context);
     const { page } = await open(context, "/auth");
@@ -150,7 +141,7 @@ describe("the auth form", () => {
   });
 
   it("a 429 from the worker shows the Chinese rate-limit message; other failures the generic one", async () => {
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     const { page } = await open(context, "/auth");
     let answer = {
       status: 429,
@@ -183,7 +174,7 @@ describe("the auth form", () => {
 
 describe("without JavaScript", () => {
   it("signs up, out and in through the plain forms", async () => {
-    const context = await newVisitor(browser, { javaScriptEnabled: false });
+    const context = await newVisitor(browser(), { javaScriptEnabled: false });
     const page = await context.newPage();
     const email = uniqueEmail("nojs");
 
@@ -211,7 +202,7 @@ describe("without JavaScript", () => {
   });
 
   it("a mismatched confirmation comes back with the message", async () => {
-    const context = await newVisitor(browser, { javaScriptEnabled: false });
+    const context = await newVisitor(browser(), { javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(baseURL() + "/auth?mode=signup");
     await fillSignUp(page, uniqueEmail("nojs"), "abcdef", "abcdeg");
@@ -227,7 +218,7 @@ describe("looks and console", () => {
     ["desktop", DESKTOP],
   ] as const) {
     it(`/auth (both modes) and /profile at ${name} width, without console errors`, async () => {
-      const context = await newVisitor(browser, { viewport });
+      const context = await newVisitor(browser(), { viewport });
       const signin = await open(context, "/auth");
       await screenshot(signin.page, `auth-signin-${name}`);
       const signup = await open(context, "/auth?mode=signup");
@@ -258,7 +249,7 @@ describe("looks and console", () => {
       );
       await screenshot(profile.page, `profile-${name}`);
 
-      const emptyContext = await newVisitor(browser, { viewport });
+      const emptyContext = await newVisitor(browser(), { viewport });
       await signUpViaApi(emptyContext, `look-empty-${name}`);
       const empty = await open(emptyContext, "/profile");
       await empty.page.locator(".muted", { hasText: "还没有收藏" }).waitFor();

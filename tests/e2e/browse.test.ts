@@ -1,17 +1,9 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, listingShows, newPage, PHONE, screenshot, waitForHydration } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, DESKTOP, browserForFile, listingShows, newPage, PHONE, screenshot, waitForHydration } from "./browser";
 import { newVisitor, visit } from "./visitors";
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 function query(page: Page): URLSearchParams {
   return new URL(page.url()).searchParams;
@@ -19,7 +11,7 @@ function query(page: Page): URLSearchParams {
 
 describe("browsing the catalogue in Chromium", () => {
   it("home shows hero, tiles with counts and the three sections, without console errors", async () => {
-    const { context, page, log } = await visit(browser, "/");
+    const { context, page, log } = await visit(browser(), "/");
     await expect(page.title()).resolves.toBe("免费高清影视在线观看 - 影视站");
     expect(await page.locator(".hero-actions a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).toEqual([
       "/category/电影",
@@ -41,14 +33,14 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("home at phone width", async () => {
-    const { context, page, log } = await visit(browser, "/", { viewport: PHONE });
+    const { context, page, log } = await visit(browser(), "/", { viewport: PHONE });
     await screenshot(page, "home-phone");
     expect(log.errors).toEqual([]);
     await context.close();
   });
 
   it("category filters, sort, view toggle and pagination update the URL and reset the page", async () => {
-    const { context, page, log } = await visit(browser, "/category/all");
+    const { context, page, log } = await visit(browser(), "/category/all");
     await expect(page.locator(".video-card").count()).resolves.toBe(12);
     // page 2 through the pager
     await page.getByRole("link", { name: "第 2 页" }).click();
@@ -87,14 +79,14 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("a filter that matches nothing shows the empty message", async () => {
-    const { context, page } = await visit(browser, "/category/短剧?rating=9");
+    const { context, page } = await visit(browser(), "/category/短剧?rating=9");
     await expect(page.getByText("暂无符合条件的视频").isVisible()).resolves.toBe(true);
     await expect(page.getByText("请尝试调整筛选条件").isVisible()).resolves.toBe(true);
     await context.close();
   });
 
   it("header search goes to /search only for non-empty text, and the search filters work", async () => {
-    const { context, page, log } = await visit(browser, "/");
+    const { context, page, log } = await visit(browser(), "/");
     const box = page.getByRole("combobox", { name: "搜索视频" });
     await box.fill("   ");
     await box.press("Enter");
@@ -118,7 +110,7 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("search with no match and with only spaces", async () => {
-    const { context, page } = await visit(browser, "/search?q=zzzzqqqq");
+    const { context, page } = await visit(browser(), "/search?q=zzzzqqqq");
     await expect(page.getByText("未找到相关结果").isVisible()).resolves.toBe(true);
     await page.goto(baseURL() + "/search?q=%20%20");
     await expect(page.getByText("开始搜索").isVisible()).resolves.toBe(true);
@@ -128,7 +120,7 @@ describe("browsing the catalogue in Chromium", () => {
 
   it("an injected query is shown as text, never run", async () => {
     const attack = '</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
-    const { context, page, log } = await visit(browser, "/search?q=" + encodeURIComponent(attack));
+    const { context, page, log } = await visit(browser(), "/search?q=" + encodeURIComponent(attack));
     await expect(page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
     await expect(page.locator(".search-term").innerText()).resolves.toBe(attack);
     expect(log.errors).toEqual([]);
@@ -136,7 +128,7 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("mobile menu opens and closes with the keyboard and reports aria-expanded", async () => {
-    const { context, page, log } = await visit(browser, "/", { viewport: PHONE });
+    const { context, page, log } = await visit(browser(), "/", { viewport: PHONE });
     const toggle = page.getByRole("button", { name: "打开菜单" });
     await expect(toggle.getAttribute("aria-expanded")).resolves.toBe("false");
     await expect(page.locator(".main-nav").isVisible()).resolves.toBe(false);
@@ -158,7 +150,7 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("info pages and the unknown info page", async () => {
-    const { context, page, log } = await visit(browser, "/info/help");
+    const { context, page, log } = await visit(browser(), "/info/help");
     await expect(page.locator("h1").innerText()).resolves.toBe("帮助中心");
     await page.locator(".info-nav").getByRole("link", { name: "联系我们" }).click();
     await page.waitForURL(/\/info\/contact$/);
@@ -172,7 +164,7 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("unknown paths and unknown videos are 404 pages with a link home", async () => {
-    const { context, page } = await visit(browser, "/");
+    const { context, page } = await visit(browser(), "/");
     let res = await page.goto(baseURL() + "/no/such/page");
     expect(res?.status()).toBe(404);
     await waitForHydration(page);
@@ -188,7 +180,7 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("/latest and /top-rated are real listing pages", async () => {
-    const { context, page, log } = await visit(browser, "/latest");
+    const { context, page, log } = await visit(browser(), "/latest");
     await expect(page.locator("h1").innerText()).resolves.toBe("最新更新");
     await expect(page.locator(".video-card").count()).resolves.toBe(12);
     await page.goto(baseURL() + "/top-rated");
@@ -199,7 +191,7 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("a broken cover is replaced by the fallback logo", async () => {
-    const context = await newVisitor(browser, { viewport: DESKTOP });
+    const context = await newVisitor(browser(), { viewport: DESKTOP });
     await context.route(/\/\d+\.webp$/, (route) => route.fulfill({ status: 404, body: "" }));
     const { page } = await newPage(context);
     await page.goto(baseURL() + "/category/all");
@@ -211,7 +203,7 @@ describe("browsing the catalogue in Chromium", () => {
   });
 
   it("reading works without JavaScript: links and the listing state are in the URL", async () => {
-    const context = await newVisitor(browser, { viewport: DESKTOP, javaScriptEnabled: false });
+    const context = await newVisitor(browser(), { viewport: DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(baseURL() + "/category/all?sort=title&page=2");
     await expect(page.locator(".video-card").count()).resolves.toBe(12);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from "playwright-core";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { getVideo, type Video } from "../../shared/catalogue/index";
 import { parseMasterPlaylist } from "../../shared/stream/hls";
 
@@ -38,6 +38,24 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
     headless: true,
     args: [...defaults.filter((a) => !overridden.has(a.split("=")[0])), ...args],
   });
+}
+
+/**
+ * The test file's Chromium: launched before its first test and closed after its last. Call once at
+ * the top of a file; the returned function gives the browser inside tests and hooks.
+ */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("browserForFile: the browser is launched in beforeAll, use it inside a test or hook");
+    return browser;
+  };
 }
 
 /** Console errors, warnings and page errors of one page, for the "no console errors" checks. */

@@ -1,6 +1,5 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, launchBrowser, newPage, screenshot, waitForHydration } from "./browser";
+import { describe, expect, it } from "vitest";
+import { baseURL, browserForFile, newPage, screenshot, waitForHydration } from "./browser";
 
 /**
  * Card grids fill their rows (client/styles.css, shared/components/VideoGrid.tsx): 4 columns on
@@ -8,15 +7,7 @@ import { baseURL, launchBrowser, newPage, screenshot, waitForHydration } from ".
  * page's 8 / 12 / 8 cards and a listing page's 12 never leave a short last row.
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** Columns a grid of `count` cards should have at `width` px. */
 function expectedColumns(width: number, count: number): number {
@@ -29,7 +20,7 @@ describe("card grids fill their rows", () => {
   for (const path of ["/", "/category/all"]) {
     for (const width of [390, 800, 1280, 1440]) {
       it(`${path} at ${width} px`, async () => {
-        const context = await browser.newContext({ viewport: { width, height: 900 }, locale: "zh-CN" });
+        const context = await browser().newContext({ viewport: { width, height: 900 }, locale: "zh-CN" });
         const { page, log } = await newPage(context);
         await page.goto(baseURL() + path);
         await waitForHydration(page);

@@ -3,11 +3,11 @@
  * data (GET /api/page/…) and nothing else of the catalogue; facets work by URL, by the controls
  * and without JavaScript.
  */
-import type { Browser, BrowserContext, Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, listingShows, newPage, waitForHydration, waitPlaying } from "./browser";
+import type { BrowserContext, Page, Request } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, DESKTOP, browserForFile, listingShows, newPage, waitForHydration, waitPlaying } from "./browser";
 
-let browser: Browser;
+const browser = browserForFile();
 
 /** A cover image: the file named after a media number (/12.webp). */
 const COVER = /^\/\d+\.webp$/;
@@ -62,14 +62,6 @@ async function downloadsOf(context: BrowserContext, page: Page, path: string): P
   return counted;
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 /** Same-origin requests other than static files and media: what a navigation asks of the worker. */
 function dataRequests(page: Page): string[] {
   const seen: string[] = [];
@@ -84,7 +76,7 @@ function dataRequests(page: Page): string[] {
 
 describe("client navigation fetches only the page's data", () => {
   it("listing → next page → detail: one /api/page request each, with card data for what is shown", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, locale: "zh-CN" });
+    const context = await browser().newContext({ viewport: DESKTOP, locale: "zh-CN" });
     const { page, log } = await newPage(context);
     const covers = cover404s(page);
     await page.goto(baseURL() + "/category/all");
@@ -116,7 +108,7 @@ describe("client navigation fetches only the page's data", () => {
   });
 
   it("hovering a link prefetches its data, and the navigation reuses it", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, locale: "zh-CN" });
+    const context = await browser().newContext({ viewport: DESKTOP, locale: "zh-CN" });
     const { page, log } = await newPage(context);
     const covers = cover404s(page);
     await page.goto(baseURL() + "/latest");
@@ -142,7 +134,7 @@ describe("client navigation fetches only the page's data", () => {
 
 describe("facets", () => {
   it("by the controls: 类型, 地区, 字母 and 最热 change the URL, reset the page and filter the cards", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, locale: "zh-CN" });
+    const context = await browser().newContext({ viewport: DESKTOP, locale: "zh-CN" });
     const { page, log } = await newPage(context);
     const covers = cover404s(page);
     await page.goto(baseURL() + "/category/all?page=2");
@@ -164,7 +156,7 @@ describe("facets", () => {
   });
 
   it("by URL and without JavaScript: the server renders the filtered page and its links", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, locale: "zh-CN", javaScriptEnabled: false });
+    const context = await browser().newContext({ viewport: DESKTOP, locale: "zh-CN", javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(baseURL() + "/category/all?letter=W");
     const titles = await page.locator(".video-card-title").allInnerTexts();

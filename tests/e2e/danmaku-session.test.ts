@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page, WebSocket } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page, WebSocket } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { ServerMessage } from "../../shared/danmaku/model";
-import { baseURL, launchBrowser, open } from "./browser";
+import { baseURL, browserForFile, open } from "./browser";
 import { newVisitor, PASSWORD, runTag, uniqueEmail } from "./visitors";
 
 /**
@@ -11,13 +11,7 @@ import { newVisitor, PASSWORD, runTag, uniqueEmail } from "./visitors";
  * never reaches a second viewer of the video, nor the room's stored comments.
  */
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const VIDEO = "video_009";
 /** The room's comments, read past the 5 s edge cache of the page's own window request (another URL). */
@@ -56,7 +50,7 @@ const texts = (messages: ServerMessage[]) => messages.flatMap((m) => (m.type ===
 
 describe("弹幕 and the session", () => {
   it("after signing out everywhere in another tab, the open page's socket can no longer post", async () => {
-    const [poster, watcher, other] = [await newVisitor(browser), await newVisitor(browser), await newVisitor(browser)];
+    const [poster, watcher, other] = [await newVisitor(browser()), await newVisitor(browser()), await newVisitor(browser())];
     const posterMessages = roomMessages(poster);
     const watcherMessages = roomMessages(watcher);
     await signUp(poster, "dms-e2e");

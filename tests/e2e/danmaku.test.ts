@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, launchBrowser, newPage, PHONE, waitForHydration } from "./browser";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, browserForFile, newPage, PHONE, waitForHydration } from "./browser";
 import { newVisitor, PASSWORD, runTag, uniqueEmail } from "./visitors";
 
 /**
@@ -11,17 +11,11 @@ import { newVisitor, PASSWORD, runTag, uniqueEmail } from "./visitors";
  * `npm run bench:danmaku`, not here: the tests wait for the comment to arrive.
  */
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const VIDEO = "/video/video_004";
 
-const newContext = (): Promise<BrowserContext> => newVisitor(browser);
+const newContext = (): Promise<BrowserContext> => newVisitor(browser());
 
 async function signUp(context: BrowserContext, tag: string): Promise<void> {
   const email = uniqueEmail(tag);
@@ -151,7 +145,7 @@ describe("弹幕", () => {
 
   for (const device of ["desktop", "phone"] as const)
     it(`in fullscreen on a ${device}, a compact bar over the video sends comments without covering the controls`, async () => {
-      const context = device === "desktop" ? await newContext() : await newVisitor(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
+      const context = device === "desktop" ? await newContext() : await newVisitor(browser(), { viewport: PHONE, isMobile: true, hasTouch: true });
       await signUp(context, `dm-fs-${device}`);
       const { page, errors } = await openVideo(context);
       // Paused, the player keeps its controls shown (playing, they hide and the bar with them).

@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, launchBrowser, newPage, waitForHydration } from "./browser";
+import type { BrowserContext } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, browserForFile, newPage, waitForHydration } from "./browser";
 import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
 
 /**
@@ -10,15 +10,7 @@ import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
  * confirming, is told the link is another account's, and their library stays out of that account.
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 interface Account {
   email: string;
@@ -50,8 +42,8 @@ async function emailChangeLink(context: BrowserContext, newEmail: string): Promi
 describe("an e-mail link sent to someone else", () => {
   it("the signed-in victim stays themselves, is told the link is another account's, and keeps their library", async () => {
     const site = baseURL();
-    const attacker = await newVisitor(browser);
-    const victim = await newVisitor(browser);
+    const attacker = await newVisitor(browser());
+    const victim = await newVisitor(browser());
     await signUp(attacker, "attacker");
     const attackerNew = uniqueEmail("attacker-new");
     const link = await emailChangeLink(attacker, attackerNew);
@@ -89,13 +81,13 @@ describe("an e-mail link sent to someone else", () => {
 
   it("without JavaScript the page is a plain form: its owner, signed out, confirms and is signed in", async () => {
     const site = baseURL();
-    const owner = await newVisitor(browser);
+    const owner = await newVisitor(browser());
     await signUp(owner, "owner");
     const newEmail = uniqueEmail("owner-new");
     const link = await emailChangeLink(owner, newEmail);
     expect((await owner.request.post(site + "/api/auth/sign-out", { data: {} })).status()).toBe(200);
 
-    const plain = await newVisitor(browser, { javaScriptEnabled: false });
+    const plain = await newVisitor(browser(), { javaScriptEnabled: false });
     await plain.addCookies(await owner.cookies());
     const page = await plain.newPage();
     await page.goto(link, { waitUntil: "domcontentloaded" });

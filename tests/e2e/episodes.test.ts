@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PLAYER, baseURL, launchBrowser, media, newPage, open, waitForHydration, waitPlaying } from "./browser";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { PLAYER, baseURL, browserForFile, media, newPage, open, waitForHydration, waitPlaying } from "./browser";
 
 /**
  * Series in Chromium against `wrangler dev`: the 选集 grid, 上一集/下一集 and their keys, ended →
@@ -8,15 +8,7 @@ import { PLAYER, baseURL, launchBrowser, media, newPage, open, waitForHydration,
  * episodes: episode 1 is media 3, episode N is media 1030N (6 s placeholder clips).
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const SERIES = "video_003";
 const pathname = (page: Page) => new URL(page.url()).pathname;
@@ -40,7 +32,7 @@ async function storedHistory(page: Page): Promise<Array<{ id: string; episode?: 
 
 describe("series and episodes", () => {
   it("选集 switches the episode and the URL; 上一集/下一集 and the keys N / P too", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${SERIES}`);
     expect(await current(page)).toBe("1");
     await page.locator(".episode-link", { hasText: /^3$/ }).click();
@@ -61,7 +53,7 @@ describe("series and episodes", () => {
   });
 
   it("the 选集 grid and 下一集 work without JavaScript", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await browser().newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(baseURL() + `/video/${SERIES}/2`);
     expect(await current(page)).toBe("2");
@@ -76,7 +68,7 @@ describe("series and episodes", () => {
   });
 
   it("when an episode ends the next one plays; after the last episode another title's page opens", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${SERIES}/5`);
     await waitPlaying(page);
     await media(page, (v) => (v.currentTime = v.duration - 0.5));
@@ -90,7 +82,7 @@ describe("series and episodes", () => {
   });
 
   it("each episode keeps its own position, /video/{id} resumes the episode watched last, and 继续观看 appears on the home page with the episode's name", async () => {
-    const context: BrowserContext = await browser.newContext();
+    const context: BrowserContext = await browser().newContext();
     const { page, log } = await newPage(context);
     // Nothing watched yet: no 继续观看 row.
     await page.goto(baseURL() + "/");

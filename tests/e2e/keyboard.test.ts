@@ -1,6 +1,6 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, launchBrowser, listingShows, waitForHydration } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, browserForFile, listingShows, waitForHydration } from "./browser";
 import { visit } from "./visitors";
 
 /**
@@ -9,15 +9,7 @@ import { visit } from "./visitors";
  * (an outline or a box-shadow, on an element that is on screen and not transparent).
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 interface Focused {
   tag: string;
@@ -103,7 +95,7 @@ const params = (page: Page) => new URL(page.url()).searchParams;
 
 describe("keyboard only", () => {
   it("home: skip link, logo, search box (type + Enter → /search), then the category links", async () => {
-    const { context, page, log } = await visit(browser, "/");
+    const { context, page, log } = await visit(browser(), "/");
 
     // 1. the first Tab lands on the skip link, which shows on screen
     let f = await tabTo(page, () => true, 1);
@@ -155,7 +147,7 @@ describe("keyboard only", () => {
   });
 
   it("/category/all: the selects change with the arrow keys, the view toggle and pager work with Enter", async () => {
-    const { context, page, log } = await visit(browser, "/category/all");
+    const { context, page, log } = await visit(browser(), "/category/all");
 
     // year: Tab to it, ArrowDown picks the first year
     await tabTo(page, (f) => f.tag === "select" && f.name === "year");
@@ -220,7 +212,7 @@ describe("keyboard only", () => {
   });
 
   it("/video/video_001: every player control is reachable with Tab and the play button works with Enter and Space", async () => {
-    const { context, page, log } = await visit(browser, "/video/video_001");
+    const { context, page, log } = await visit(browser(), "/video/video_001");
     await page.waitForFunction(
       () => {
         const v = document.querySelector<HTMLVideoElement>("video.player-video");

@@ -1,7 +1,20 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mediaNumberOf } from "../../shared/stream/contract";
-import { DESKTOP, PLAYER, baseURL, launchBrowser, media, newPage, open, waitForHydration, waitPlaying, VIDEO, video, pathname } from "./browser";
+import {
+  DESKTOP,
+  PLAYER,
+  baseURL,
+  launchBrowser,
+  browserForFile,
+  media,
+  newPage,
+  open,
+  waitForHydration,
+  waitPlaying,
+  VIDEO,
+  video,
+  pathname,
+} from "./browser";
 
 /**
  * The player on the detail page (docs/product-spec.md §2, §4, §7; the choices beyond it in docs/decisions/) in Chromium
@@ -9,19 +22,11 @@ import { DESKTOP, PLAYER, baseURL, launchBrowser, media, newPage, open, waitForH
  * refused-autoplay path has its own browser.
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe("player", () => {
   it("the server's <video> is the one that keeps playing when the player's chunk arrives after the page hydrated", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     // A favourite in browser storage: the library the page reads after hydration differs from the server's.
     await context.addInitScript((id) => {
       localStorage.setItem("yingshi:library", JSON.stringify({ favourites: [id], history: [] }));
@@ -53,7 +58,7 @@ describe("player", () => {
   });
 
   it("starts playing by itself with sound at volume 0.8", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
     await waitPlaying(page, 0.5);
     expect(await media(page, (v) => ({ muted: v.muted, volume: v.volume }))).toEqual({ muted: false, volume: 0.8 });
@@ -106,7 +111,7 @@ describe("player", () => {
   });
 
   it("controls hide 3 s after the last mouse movement while playing, come back on movement, hide on leave", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser().newContext({ viewport: DESKTOP });
     const { page, log } = await open(context, `/video/${VIDEO}`);
     await waitPlaying(page);
     const box = (await page.locator(".player").boundingBox())!;
@@ -130,7 +135,7 @@ describe("player", () => {
   });
 
   it("keyboard: Space/K play-pause, ←/→ 10 s, ↑/↓ volume, M mute, F fullscreen; never while typing", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser().newContext({ viewport: DESKTOP });
     const { page, log } = await open(context, `/video/${VIDEO}`);
     await waitPlaying(page);
     await page.click("h1");
@@ -191,7 +196,7 @@ describe("player", () => {
   });
 
   it("the sliders work by keyboard", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
     await waitPlaying(page);
     await media(page, (v) => {
@@ -215,7 +220,7 @@ describe("player", () => {
   });
 
   it("restart seeks to 0 and plays", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
     await waitPlaying(page);
     await media(page, (v) => {
@@ -232,7 +237,7 @@ describe("player", () => {
   });
 
   it("speed menu; volume, mute and speed are remembered across videos and reloads", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
     await waitPlaying(page);
     await page.click('.player button[aria-label^="倍速"]');
@@ -270,7 +275,7 @@ describe("player", () => {
   });
 
   it("when a video ends, another video's page opens and plays", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
     await waitPlaying(page);
     await media(page, (v) => (v.currentTime = v.duration - 0.5));
@@ -285,7 +290,7 @@ describe("player", () => {
   });
 
   it("a title whose stream and MP4 are both missing logs the error and plays another video", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     await context.route(/\/stream\/1\/|\/1\.mp4$/, (route) => route.fulfill({ status: 404, body: "" }));
     const { page, log } = await newPage(context);
     await page.goto(baseURL() + `/video/${VIDEO}`);
@@ -298,7 +303,7 @@ describe("player", () => {
   });
 
   it("after three failures in a row it stops with a message and 重试, which plays again", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     let broken = true;
     await context.route(/\/\d+\.mp4$|\/stream\/\d+\//, (route) => (broken ? route.fulfill({ status: 404, body: "" }) : route.fallback()));
     const { page, log } = await newPage(context);

@@ -1,11 +1,11 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PLAYER, baseURL, launchBrowser, media, open, waitForHydration } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { PLAYER, baseURL, browserForFile, media, open, waitForHydration } from "./browser";
 import { newVisitor, PASSWORD, uniqueEmail, uniqueIp } from "./visitors";
 
 /** Real playback in Chromium sends the play beacon (shared/player/usePlayBeacon.ts); the 排行榜 works without JavaScript. */
 
-let browser: Browser;
+const browser = browserForFile();
 
 /**
  * The worker's answers to the page's POSTs to `url`, in order. The beacon is a keepalive request,
@@ -24,14 +24,6 @@ async function postAnswers(page: Page, url: string): Promise<Array<{ status: num
   return answers;
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 describe("play counter in the browser", () => {
   it("the player reports a play after 10 seconds of playback, once; the worker counts a new visitor, once a day, and the page's count moves by one", async () => {
     const TITLE = "video_006";
@@ -41,7 +33,7 @@ describe("play counter in the browser", () => {
     expect(await seed.json()).toEqual({ counted: true });
     // A visitor new to this run (its own address), signed in: its pages are rendered for it, never
     // an edge-cached copy, so they show the count as it is.
-    const context = await newVisitor(browser);
+    const context = await newVisitor(browser());
     try {
       const signUp = await context.request.post(baseURL() + "/api/auth/sign-up", {
         data: { email: uniqueEmail("plays"), password: PASSWORD, confirmPassword: PASSWORD },
@@ -82,7 +74,7 @@ describe("play counter in the browser", () => {
 
   it("/ranking: the tabs switch periods by URL, with and without JavaScript; linked from the header", async () => {
     for (const javaScriptEnabled of [true, false]) {
-      const context = await browser.newContext({ javaScriptEnabled });
+      const context = await browser().newContext({ javaScriptEnabled });
       try {
         const page = await context.newPage();
         await page.goto(baseURL() + "/");

@@ -1,19 +1,11 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseURL, DESKTOP, launchBrowser, PHONE, waitForHydration } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, DESKTOP, browserForFile, PHONE, waitForHydration } from "./browser";
 import { newVisitor, visit } from "./visitors";
 
 /** The header's search combobox (issue 14): suggestions as you type, 热门搜索, 搜索历史. */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** The combobox's state as assistive technology sees it. */
 async function comboState(page: Page) {
@@ -36,7 +28,7 @@ const box = (page: Page) => page.getByRole("combobox", { name: "搜索视频" })
 
 describe("search combobox in Chromium", () => {
   it("by keyboard: pinyin initials suggest 雾港来信 first (highlighted), arrows move, Escape closes then clears, Enter opens the video", async () => {
-    const { context, page, log } = await visit(browser, "/");
+    const { context, page, log } = await visit(browser(), "/");
     await box(page).focus();
     await page.keyboard.type("wg");
     await page.getByRole("option", { name: /雾港来信/ }).waitFor();
@@ -72,7 +64,7 @@ describe("search combobox in Chromium", () => {
   });
 
   it("by keyboard: Enter without an active option searches the typed text (traditional characters too)", async () => {
-    const { context, page, log } = await visit(browser, "/");
+    const { context, page, log } = await visit(browser(), "/");
     await box(page).focus();
     await page.keyboard.type("霧港");
     await page.getByRole("option", { name: /雾港来信/ }).waitFor();
@@ -88,7 +80,7 @@ describe("search combobox in Chromium", () => {
   });
 
   it("by mouse (phone width): tap a suggestion; recent searches persist across pages and reloads, and clear", async () => {
-    const { context, page, log } = await visit(browser, "/", { viewport: PHONE });
+    const { context, page, log } = await visit(browser(), "/", { viewport: PHONE });
     await page.getByRole("button", { name: "打开菜单" }).click();
     await box(page).click();
     // an empty box shows 热门搜索 (no history yet)
@@ -125,7 +117,7 @@ describe("search combobox in Chromium", () => {
   });
 
   it("without JavaScript the form still submits to /search", async () => {
-    const context = await newVisitor(browser, { viewport: DESKTOP, javaScriptEnabled: false });
+    const context = await newVisitor(browser(), { viewport: DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(baseURL() + "/");
     await box(page).fill("wglx");

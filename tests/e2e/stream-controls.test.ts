@@ -1,5 +1,4 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatTime } from "../../shared/format";
 import { levelLabel } from "../../shared/player/quality";
 import { START_RENDITION_HEIGHT } from "../../shared/stream/contract";
@@ -9,7 +8,7 @@ import {
   PHONE,
   PLAYER,
   baseURL,
-  launchBrowser,
+  browserForFile,
   media,
   open,
   screenshot,
@@ -26,20 +25,14 @@ import {
  * touch gestures — in Chromium against `wrangler dev` with the packed placeholder media.
  */
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe("清晰度 menu", () => {
   for (const engine of ["native", "hlsjs"] as const) {
     it(`${engine}: lists the renditions (highest first, then 自动(…)), switches keeping the position, and remembers the choice`, async () => {
       const ladder = (await master()).variants.map((v) => v.height).sort((a, b) => b - a);
       expect(ladder.length).toBeGreaterThanOrEqual(3);
-      const context = await browser.newContext({ viewport: DESKTOP });
+      const context = await browser().newContext({ viewport: DESKTOP });
       const { page, log } = await open(context, `${PAGE}?engine=${engine}`);
       const segments = recordSegments(page);
       await waitPlaying(page, 1);
@@ -116,7 +109,7 @@ describe("seek preview", () => {
   it("hovering the progress bar shows the storyboard tile and time of the hovered point", async () => {
     const cues = parseStoryboardVtt(await (await fetch(`${baseURL()}/stream/${N}/storyboard.vtt`)).text());
     expect(cues.length).toBeGreaterThan(1);
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser().newContext({ viewport: DESKTOP });
     const { page, log } = await open(context, PAGE);
     await waitPlaying(page, 0.3);
     const bar = (await page.locator(".player-seek").boundingBox())!;
@@ -151,7 +144,7 @@ describe("seek preview", () => {
 
 describe("字幕", () => {
   it("the toggle shows the zh-CN subtitles, is remembered across a reload, and turns off", async () => {
-    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+    const context = await browser().newContext({ viewport: PHONE, deviceScaleFactor: 1 });
     const { page, log } = await open(context, PAGE);
     await waitPlaying(page, 0.3);
     const toggle = page.locator('.player button[aria-label="字幕"]');
@@ -181,7 +174,7 @@ describe("字幕", () => {
 
 describe("touch gestures (phone emulation)", () => {
   async function phone() {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const context = await browser().newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const { page, log } = await open(context, PAGE);
     await waitPlaying(page, 0.3);
     const box = (await page.locator(PLAYER).boundingBox())!;

@@ -1,9 +1,9 @@
 import http from "node:http";
 import zlib from "node:zlib";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { START_RENDITION_HEIGHT } from "../../shared/stream/contract";
-import { DESKTOP, PHONE, baseURL, launchBrowser, media, newPage, waitForHydration, waitPlaying, N, PAGE, master, recordSegments } from "./browser";
+import { DESKTOP, PHONE, baseURL, browserForFile, media, newPage, waitForHydration, waitPlaying, N, PAGE, master, recordSegments } from "./browser";
 
 /**
  * Adaptive streaming in the player (docs/streaming.md): HLS through both engines (the browser's
@@ -11,13 +11,7 @@ import { DESKTOP, PHONE, baseURL, launchBrowser, media, newPage, waitForHydratio
  * against `wrangler dev` with the packed placeholder media.
  */
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** A GET of the local site with exactly these headers, the body as it crossed the wire (no decoding). */
 function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -94,7 +88,7 @@ function downloadedAgain(downloads: readonly Download[]): Download[] {
 describe("HLS playback", () => {
   for (const engine of ["native", "hlsjs"] as const) {
     it(`${engine}: plays the master playlist and reaches a later segment, with no console errors; a preloaded playlist is not downloaded again once in`, async () => {
-      const context = await browser.newContext({ viewport: DESKTOP });
+      const context = await browser().newContext({ viewport: DESKTOP });
       const { page, log } = await newPage(context);
       const segments = recordSegments(page);
       const downloads = await recordDownloads(context, page);
@@ -122,7 +116,7 @@ describe("HLS playback", () => {
   }
 
   it("hlsjs: starts before the page's JavaScript, on the lowest rung, and the player takes that playback over", async () => {
-    const context = await browser.newContext({ viewport: PHONE });
+    const context = await browser().newContext({ viewport: PHONE });
     await context.addInitScript(countMediaSources);
     const { page, log } = await newPage(context);
     const requests: string[] = [];
@@ -152,7 +146,7 @@ describe("HLS playback", () => {
       [9, "hlsjs"],
       [1.6, "native"],
     ] as const) {
-      const context = await browser.newContext({ viewport: PHONE });
+      const context = await browser().newContext({ viewport: PHONE });
       await context.addInitScript(countMediaSources);
       const { page, log } = await newPage(context);
       const mediaRequests: string[] = [];
@@ -183,7 +177,7 @@ describe("HLS playback", () => {
   });
 
   it("hlsjs: an early start the page does not keep (the series moves on to the episode last watched) is stopped", async () => {
-    const context = await browser.newContext({ viewport: PHONE });
+    const context = await browser().newContext({ viewport: PHONE });
     await context.addInitScript(countMediaSources);
     await context.addInitScript(() => {
       const history = [{ id: "video_003", episode: 2, position: 20, duration: 60, updatedAt: Date.now() }];
@@ -236,7 +230,7 @@ describe("HLS playback", () => {
 
   it("a broken master playlist falls back to the progressive MP4 (both engines)", async () => {
     for (const engine of ["native", "hlsjs"]) {
-      const context = await browser.newContext();
+      const context = await browser().newContext();
       await context.route(`**/stream/${N}/master.m3u8`, (route) =>
         route.fulfill({ status: 200, contentType: "application/vnd.apple.mpegurl", body: "这不是播放列表\n" }),
       );

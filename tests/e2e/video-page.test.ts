@@ -1,6 +1,5 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, baseURL, launchBrowser, media, open, screenshot, waitForHydration, waitPlaying, VIDEO, video } from "./browser";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, baseURL, launchBrowser, browserForFile, media, open, screenshot, waitForHydration, waitPlaying, VIDEO, video } from "./browser";
 
 /**
  * The detail page around the player (docs/product-spec.md §2, §4, §7; the choices beyond it in docs/decisions/) in
@@ -8,15 +7,7 @@ import { DESKTOP, PHONE, baseURL, launchBrowser, media, open, screenshot, waitFo
  * favourite, and the places of 从 m:ss 继续播放 and 点击开启声音.
  */
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** Collects layout shifts from the very start of the page. */
 const CLS_SCRIPT = () => {
@@ -49,7 +40,7 @@ describe("video detail page", () => {
   });
 
   it("shows title, facts, actions, categories, tags, description, related and contact; no layout shift, no console errors", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser().newContext({ viewport: DESKTOP });
     await context.addInitScript(CLS_SCRIPT);
     const { page, log } = await open(context, `/video/${VIDEO}`);
     const v = video(VIDEO);
@@ -90,7 +81,7 @@ describe("video detail page", () => {
       ["video-detail-phone", PHONE],
       ["video-detail-desktop", DESKTOP],
     ] as const) {
-      const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+      const context = await browser().newContext({ viewport, deviceScaleFactor: 1 });
       const { page, log } = await open(context, `/video/${VIDEO}`);
       await waitPlaying(page, 1);
       await page.mouse.move(viewport.width / 2, 200);
@@ -112,7 +103,7 @@ describe("video detail page", () => {
   });
 
   it("structured data and Open Graph / Twitter player tags are complete and absolute", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
     const ld = JSON.parse((await page.textContent('script[type="application/ld+json"]')) ?? "{}") as {
       name: string;
@@ -147,7 +138,7 @@ describe("video detail page", () => {
 
 describe("share and favourite", () => {
   it("without navigator.share the link is copied and 链接已复制到剪贴板 is shown", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     await context.addInitScript(() => {
       delete (Navigator.prototype as { share?: unknown }).share;
     });
@@ -166,7 +157,7 @@ describe("share and favourite", () => {
   });
 
   it("with navigator.share it shares title, text and url; a cancelled share is not an error", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     await context.addInitScript(() => {
       const w = window as unknown as { __shared: unknown[]; __cancel: boolean };
       w.__shared = [];
@@ -196,7 +187,7 @@ describe("share and favourite", () => {
   });
 
   it("the favourite toggle survives a reload (and the stored state shifts nothing)", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     await context.addInitScript(CLS_SCRIPT);
     const { page, log } = await open(context, `/video/${VIDEO}`);
     const button = page.locator(".video-actions button[aria-pressed]");
@@ -258,7 +249,7 @@ describe("share and favourite", () => {
   });
 
   it("offers 从 m:ss 继续播放 on return, which seeks there", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);
     await waitPlaying(page);
     expect(await page.locator(".player-resume").count()).toBe(0);
