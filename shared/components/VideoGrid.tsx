@@ -13,7 +13,7 @@ interface VideoGridProps {
   renderTitle?: (item: CardItem, title: string) => ReactNode;
 }
 
-/** Grid classes: a count that 3 divides may use 3 columns at middle widths and still fill every row (client/styles.css). */
+/** Grid classes: a count that 3 divides may use 3 columns at middle widths and still fill every row (shared/components/VideoCard.css). */
 function gridClass(count: number): string {
   return count % 3 === 0 ? "video-grid video-grid-thirds" : "video-grid";
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { baseURL, browserForFile, newPage, screenshot, waitForHydration } from "./browser";
 
 /**
- * Card grids fill their rows (client/styles.css, shared/components/VideoGrid.tsx): 4 columns on
+ * Card grids fill their rows (shared/components/VideoCard.css, shared/components/VideoGrid.tsx): 4 columns on
  * desktop, 2 on phones, and in between 3 for a count that 3 divides, 4 otherwise — so the home
  * page's 8 / 12 / 8 cards and a listing page's 12 never leave a short last row.
  */
