@@ -7,6 +7,8 @@ declare module "virtual:client-assets" {
     preloads: string[];
     /** Source path of a lazily loaded module → its chunk and the chunks it imports. */
     lazy: Record<string, string[]>;
+    /** A declared route's id (shared/routes/{id}.route.ts) → the chunks of its page and what they import. */
+    routes: Record<string, string[]>;
     /** The early hls.js start's chunk, then the chunks it imports (shared/player/hls-start-boot.ts). */
     hlsStart: string[];
   };

@@ -12,6 +12,27 @@ const CLIENT_ENTRY = "client/entry.tsx";
 /** The early start of hls.js on a player page, before the page's own modules (docs/decisions/0058-early-hls-start.md). */
 const HLS_START_ENTRY = "shared/player/hls-start-boot.ts";
 
+/** A route declaration's module (shared/routes/{id}.route.ts): the build lists its page's chunks under its id. */
+const ROUTE_MODULE = /\/shared\/routes\/([^/]+)\.route\.tsx?$/;
+
+/**
+ * The files a manifest entry needs: the chunks it imports, each once, depth first, leaving out
+ * those in `known` (already on the page); with `self`, the entry's own chunk first.
+ */
+function importedFiles(manifest: Manifest, key: string, known: ReadonlySet<string>, self: boolean): string[] {
+  const files: string[] = self ? ["/" + manifest[key].file] : [];
+  const walk = (k: string) => {
+    for (const imp of manifest[k]?.imports ?? []) {
+      const file = "/" + manifest[imp].file;
+      if (imp === CLIENT_ENTRY || known.has(file) || files.includes(file)) continue;
+      files.push(file);
+      walk(imp);
+    }
+  };
+  walk(key);
+  return files;
+}
+
 /**
  * The worker learns the hashed names of the client bundle from this module:
  * the build writes dist/client-assets.js from the Vite manifest; `vite` (dev)
@@ -26,7 +47,7 @@ function clientAssets(): Plugin {
     },
     load(resolved) {
       if (resolved !== "\0" + id) return undefined;
-      const dev = { scripts: ["/@vite/client", "/" + CLIENT_ENTRY], styles: [], preloads: [], lazy: {}, hlsStart: ["/" + HLS_START_ENTRY] };
+      const dev = { scripts: ["/@vite/client", "/" + CLIENT_ENTRY], styles: [], preloads: [], lazy: {}, routes: {}, hlsStart: ["/" + HLS_START_ENTRY] };
       return `export default ${JSON.stringify(dev)};`;
     },
     writeBundle(options) {
@@ -35,51 +56,30 @@ function clientAssets(): Plugin {
       const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8")) as Manifest;
       const entry = manifest[CLIENT_ENTRY];
       if (!entry) throw new Error(`${CLIENT_ENTRY} missing from the Vite manifest`);
-      const preloads = new Set<string>();
-      const visit = (key: string) => {
-        for (const imp of manifest[key]?.imports ?? []) {
-          const chunk = manifest[imp];
-          if (chunk && !preloads.has("/" + chunk.file)) {
-            preloads.add("/" + chunk.file);
-            visit(imp);
-          }
-        }
-      };
-      visit(CLIENT_ENTRY);
-      // Lazily loaded route modules: their chunk plus what it imports beyond the entry's own chunks.
+      const preloads = importedFiles(manifest, CLIENT_ENTRY, new Set(), false);
+      // Lazily loaded modules: their chunk plus what it imports beyond the entry's own chunks.
+      const entryFiles = new Set(preloads);
       const lazy: Record<string, string[]> = {};
       for (const [key, chunk] of Object.entries(manifest)) {
-        if (!chunk.isDynamicEntry) continue;
-        const files = new Set<string>(["/" + chunk.file]);
-        const walk = (k: string) => {
-          for (const imp of manifest[k]?.imports ?? []) {
-            const file = "/" + manifest[imp].file;
-            if (imp === CLIENT_ENTRY || preloads.has(file) || files.has(file)) continue;
-            files.add(file);
-            walk(imp);
-          }
-        };
-        walk(key);
-        lazy[key] = [...files];
+        if (chunk.isDynamicEntry) lazy[key] = importedFiles(manifest, key, entryFiles, true);
+      }
+      // Each declared route's page: the chunks of what its declaration imports lazily (shared/routes/).
+      const routes: Record<string, string[]> = {};
+      for (const moduleId of this.getModuleIds()) {
+        const routeId = ROUTE_MODULE.exec(moduleId)?.[1];
+        if (!routeId) continue;
+        const pages = (this.getModuleInfo(moduleId)?.dynamicallyImportedIds ?? []).map((dynamic) => path.relative(root, dynamic).split(path.sep).join("/"));
+        routes[routeId] = [...new Set(pages.flatMap((page) => lazy[page] ?? []))];
       }
       // The early hls.js start: its chunk first, then the chunks it imports (hls.js itself is lazy[hls.js]).
-      const hlsStartEntry = manifest[HLS_START_ENTRY];
-      if (!hlsStartEntry) throw new Error(`${HLS_START_ENTRY} missing from the Vite manifest`);
-      const hlsStart = ["/" + hlsStartEntry.file];
-      const walkStart = (key: string) => {
-        for (const imp of manifest[key]?.imports ?? []) {
-          const file = "/" + manifest[imp].file;
-          if (hlsStart.includes(file)) continue;
-          hlsStart.push(file);
-          walkStart(imp);
-        }
-      };
-      walkStart(HLS_START_ENTRY);
+      if (!manifest[HLS_START_ENTRY]) throw new Error(`${HLS_START_ENTRY} missing from the Vite manifest`);
+      const hlsStart = importedFiles(manifest, HLS_START_ENTRY, new Set(), true);
       const assets = {
         scripts: ["/" + entry.file],
         styles: (entry.css ?? []).map((file) => "/" + file),
-        preloads: [...preloads],
+        preloads,
         lazy,
+        routes,
         hlsStart,
       };
       fs.writeFileSync(path.join(root, "dist/client-assets.js"), `export default ${JSON.stringify(assets, null, 2)};\n`);

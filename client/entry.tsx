@@ -4,21 +4,20 @@ import { createBrowserRouter, matchRoutes, RouterProvider } from "react-router";
 import { AccountContext } from "../shared/account-context";
 import { Document } from "../shared/Document";
 import type { RootData } from "../shared/root-data";
-import { createRoutes, loadLazyMatches } from "../shared/routes";
+import { createRoutes, isDataPageIn, loadLazyMatches } from "../shared/routes/create-routes";
 import { AccountClient } from "./account-client";
 import { installCoverFallback } from "./cover-fallback";
 import "./globals";
 import { LibraryProvider } from "./library-provider";
 import { startLibrarySync } from "./library-sync";
 import { clientRootLoader } from "./root-loader";
-import { browserCatalogueLoaders } from "./page-data";
+import { browserPageData } from "./page-data";
 import { installLinkNavigation } from "./link-navigation";
 import { installPrefetch } from "./prefetch";
 import { fetchRanking } from "../shared/ranking-client";
 import "./styles.css";
 
 installCoverFallback(document);
-installPrefetch(document);
 
 /** Marks <html data-hydrated="true"> once React has hydrated (tests and styles can wait for it). */
 function HydrationMarker() {
@@ -34,9 +33,10 @@ const account = new AccountClient(hydratedRoot?.user ?? null, hydratedRoot?.libr
 const routes = createRoutes({
   rootLoader: clientRootLoader(account, hydratedRoot),
   sessionUser: () => account.currentUser(),
-  catalogue: browserCatalogueLoaders,
+  pageData: browserPageData,
   ranking: fetchRanking,
 });
+installPrefetch(document, (pathname) => isDataPageIn(routes, pathname));
 // The page's own lazy chunk (preloaded by the worker) must be there before hydrating.
 await loadLazyMatches(matchRoutes(routes, window.location));
 // The hydration data (window.__staticRouterHydrationData) is read by the router itself.

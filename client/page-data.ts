@@ -4,8 +4,8 @@
  * the catalogue. Responses may come from the browser cache when a link was prefetched on intent
  * (client/prefetch.ts) within the last minute.
  */
-import type { LoaderFunctionArgs } from "react-router";
-import { notFound, notFoundKindOf, type CatalogueLoaders } from "../shared/loaders";
+import type { LoaderFunction, LoaderFunctionArgs } from "react-router";
+import { notFound, notFoundKindOf } from "../shared/loaders";
 
 /** The data URL of a page URL: /category/电影?page=2 → /api/page/category/电影?page=2. */
 export function pageDataUrl(url: URL): string {
@@ -22,11 +22,5 @@ async function fetchPageData({ request }: LoaderFunctionArgs): Promise<unknown> 
   return response.json();
 }
 
-export const browserCatalogueLoaders: CatalogueLoaders = {
-  home: fetchPageData,
-  category: fetchPageData,
-  latest: fetchPageData,
-  topRated: fetchPageData,
-  search: fetchPageData,
-  video: fetchPageData,
-};
+/** Every data page's loader in the browser (whatever its catalogue key): its data from the worker. */
+export const browserPageData = (): LoaderFunction => fetchPageData;

@@ -1,11 +1,10 @@
 /**
- * Prefetch on intent: when a pointer rests on a link to a catalogue page (hover), a finger
+ * Prefetch on intent: when a pointer rests on a link to a data page (shared/routes/declare.ts) (hover), a finger
  * touches it (touchstart), or — on phones, where there is no hover — the link enters the
  * viewport, the browser fetches that page's loader data (client/page-data.ts) at low priority.
  * The answer is cacheable for a minute (worker/catalogue/api.ts), so the navigation that follows
  * reads it from the browser cache instead of waiting for the network.
  */
-import { CATALOGUE_PAGE } from "../shared/loaders";
 import { pageDataUrl } from "./page-data";
 
 /** Each data URL once per page view. */
@@ -14,11 +13,14 @@ const requested = new Set<string>();
 /** Hovering shorter than this is a pointer passing by, not intent. */
 const HOVER_DELAY_MS = 80;
 
+/** Whether a path shows a data page (set by installPrefetch). */
+let isDataPage: (pathname: string) => boolean = () => false;
+
 function dataUrlOf(anchor: HTMLAnchorElement): string | null {
   if (anchor.target && anchor.target !== "_self") return null;
   if (anchor.hasAttribute("download")) return null;
   const url = new URL(anchor.href, location.href);
-  if (url.origin !== location.origin || !CATALOGUE_PAGE.test(url.pathname)) return null;
+  if (url.origin !== location.origin || !isDataPage(url.pathname)) return null;
   if (url.pathname === location.pathname && url.search === location.search) return null;
   return pageDataUrl(url);
 }
@@ -34,8 +36,12 @@ function anchorOf(target: EventTarget | null): HTMLAnchorElement | null {
   return target instanceof Element ? target.closest("a[href]") : null;
 }
 
-/** Starts prefetching on intent for the whole document (links rendered later included). */
-export function installPrefetch(doc: Document): void {
+/**
+ * Starts prefetching on intent for the whole document (links rendered later included), for links
+ * to the paths `dataPage` says are data pages (shared/routes/create-routes.tsx, isDataPageIn).
+ */
+export function installPrefetch(doc: Document, dataPage: (pathname: string) => boolean): void {
+  isDataPage = dataPage;
   let hoverTimer: ReturnType<typeof setTimeout> | undefined;
   doc.addEventListener("pointerover", (event) => {
     if (event.pointerType !== "mouse") return;

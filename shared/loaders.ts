@@ -65,13 +65,10 @@ export interface VideoData {
 }
 
 /**
- * The paths of the catalogue pages (those with `CatalogueLoaders`): the pages whose loader data
- * GET /api/page answers (worker/catalogue/api.ts) and the browser fetches and prefetches
- * (client/page-data.ts, client/prefetch.ts).
+ * The catalogue pages' loaders in the worker (D1 queries, worker/catalogue/loaders.ts), by the key a
+ * data page's declaration names for each of its paths (shared/routes/*.route.ts); the browser
+ * fetches the same data from GET /api/page/… (client/page-data.ts).
  */
-export const CATALOGUE_PAGE = /^\/(?:|category\/[^/]+|latest|top-rated|search|video\/[^/]+(?:\/[^/]+)?)$/;
-
-/** The catalogue pages' loaders: D1 queries in the worker, JSON from the worker in the browser. */
 export interface CatalogueLoaders {
   home: LoaderFunction;
   category: LoaderFunction;

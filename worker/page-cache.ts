@@ -1,11 +1,9 @@
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
 import { answerCache } from "./http/edge-cache";
+import { routeAt } from "../shared/routes/route-at";
 
 const BUILD_ID = clientAssets.scripts.join(",");
-
-/** Paths whose anonymous HTML may be kept at the edge for a short time (not search: endless keys, echoed input). */
-const CACHEABLE = /^\/(?:$|category\/[^/]+$|latest$|top-rated$|ranking$|video\/[^/]+(?:\/[^/]+)?$|info\/[^/]+$)/;
 
 /** Anonymous HTML: one minute fresh at the edge, five more minutes served stale while revalidating. */
 export const ANONYMOUS_HTML_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
@@ -39,8 +37,13 @@ export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID):
   return url.toString();
 }
 
+/** Whether the path names a page whose anonymous HTML is kept at the edge for a short time (declared `html: "edge"`, shared/routes/). */
+export function isCacheablePath(pathname: string): boolean {
+  return routeAt(pathname)?.route.html === "edge";
+}
+
 export function isCacheablePage(c: AppContext): boolean {
-  return c.req.method === "GET" && CACHEABLE.test(new URL(c.req.url).pathname);
+  return c.req.method === "GET" && isCacheablePath(new URL(c.req.url).pathname);
 }
 
 /**

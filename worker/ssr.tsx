@@ -1,13 +1,12 @@
 import { renderToReadableStream } from "react-dom/server.node";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
 import clientAssets from "virtual:client-assets";
-import { Document, playerPageScripts, type DocumentAssets } from "../shared/Document";
+import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
-import { pageBootScript } from "../shared/player/engine-choice";
-import { streamStartLinkHeader } from "../shared/player/stream-start";
 import type { VideoData } from "../shared/loaders";
 import type { RootData } from "../shared/root-data";
-import { createRoutes, type LazyHandle } from "../shared/routes";
+import { createRoutes, declarationOf } from "../shared/routes/create-routes";
+import type { RouteDeclaration } from "../shared/routes/declare";
 import type { AppContext } from "./app-env";
 import { siteConfigOf } from "./config";
 import { isCrawler } from "./crawler";
@@ -15,6 +14,7 @@ import { errorPageHtml } from "./error-page";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
 import { serializeRouteErrors } from "./route-errors";
 import { catalogueLoaders } from "./catalogue/loaders";
+import { playerPage } from "./player-page";
 import { rankingOf } from "./plays/ranking";
 
 /** What the worker hands to the loaders of one request. */
@@ -30,12 +30,14 @@ function serverRootLoader({ context }: LoaderFunctionArgs): RootData {
   return (context as unknown as ServerLoaderContext).root;
 }
 
+const serverCatalogue = catalogueLoaders(({ context }) => (context as unknown as ServerLoaderContext).db);
+
 /** The site's route handler in the worker: loaders read the request context (root data, D1). */
 export const siteHandler = createStaticHandler(
   createRoutes({
     rootLoader: serverRootLoader,
     sessionUser: ({ context }) => (context as unknown as ServerLoaderContext).root.user,
-    catalogue: catalogueLoaders(({ context }) => (context as unknown as ServerLoaderContext).db),
+    pageData: (key) => serverCatalogue[key],
     ranking: (period, { context }) => {
       const { env } = context as unknown as ServerLoaderContext;
       return rankingOf(env.DB, period, Date.now());
@@ -88,60 +90,21 @@ function closedOnError(stream: ReadableStream<Uint8Array>, path: string): Readab
   });
 }
 
-/** Route modules whose page plays a stream (the detail page's player). */
-const STREAM_PAGES = new Set(["shared/pages/VideoPage.tsx"]);
-/** The hls.js build the player imports (shared/player/engine-choice.ts, loadHls). */
-/** Pages whose HTML holds an e-mail link's token (/auth/confirm, /auth/reset): never stored anywhere. */
-const CARRIES_LINK_TOKEN = /^\/auth\/(?:confirm|reset)\/?$/;
-
-const HLS_MODULE = "node_modules/hls.js/dist/hls.light.mjs";
-/** The player island (shared/player/PlayerIsland.tsx): it takes over the early hls.js playback when it hydrates. */
-const PLAYER_MODULE = "shared/player/VideoPlayer.tsx";
-
-/**
- * The client files of this page: the entry, plus the chunks of the lazy routes it matched
- * (preloaded), and on a page that plays a stream the hls.js and player chunks and the early
- * hls.js start, which its inline scripts fetch only where the browser will play it with hls.js
- * (shared/Document.tsx, shared/player/engine-choice.ts).
- */
 type RouteMatch = { route: { id: string; handle?: unknown } };
 
-/** The source module of a matched lazy route ("" for others). */
-const moduleOf = (match: RouteMatch) => (match.route.handle as LazyHandle | undefined)?.module ?? "";
-
-/** The matched route whose page plays a stream, when the page answers 200. */
-function streamPageMatch(matches: readonly RouteMatch[], status: number): RouteMatch | undefined {
-  return status === 200 ? matches.find((match) => STREAM_PAGES.has(moduleOf(match))) : undefined;
+/** The declared page a render matched (its leaf route), with the id of its route object. */
+function matchedPage(matches: readonly RouteMatch[]): { declaration: RouteDeclaration; routeId: string } | undefined {
+  for (const match of [...matches].reverse()) {
+    const declaration = declarationOf(match.route);
+    if (declaration) return { declaration, routeId: match.route.id };
+  }
+  return undefined;
 }
 
-let earlyHlsFiles: string[] | null = null;
-/** The early hls.js start's files and the hls.js chunk, computed once per isolate (the manifest does not change). */
-function earlyHlsStart(): string[] {
-  earlyHlsFiles ??= [...new Set([...clientAssets.hlsStart, ...(clientAssets.lazy[HLS_MODULE] ?? [])])];
-  return earlyHlsFiles;
-}
-
-function assetsFor(matches: readonly RouteMatch[], status: number): DocumentAssets {
-  const extra = matches.flatMap((match) => clientAssets.lazy[moduleOf(match)] ?? []);
-  const preloads = [...new Set([...clientAssets.preloads, ...extra])];
-  const streams = streamPageMatch(matches, status) !== undefined;
-  const streamChunks = [...(clientAssets.lazy[HLS_MODULE] ?? []), ...(clientAssets.lazy[PLAYER_MODULE] ?? [])].filter((file) => !preloads.includes(file));
-  return {
-    scripts: clientAssets.scripts,
-    styles: clientAssets.styles,
-    preloads,
-    ...(streams && streamChunks.length > 0 ? { streamChunks, hlsStart: earlyHlsStart() } : {}),
-  };
-}
-
-/**
- * The `Link` header of a page that plays a stream: the player's first two playlists, preloaded
- * from the response headers (shared/player/stream-start.ts). Null on other pages.
- */
-function streamStartLinks(matches: readonly RouteMatch[], loaderData: Record<string, unknown>, status: number, url: URL): string | null {
-  const match = streamPageMatch(matches, status);
-  const data = match ? (loaderData[match.route.id] as VideoData | undefined) : undefined;
-  return data?.video ? streamStartLinkHeader(data.video, data.episode, url.searchParams.get("engine")) : null;
+/** The client files of a page: the entry and its imports, plus the chunks of the declared page it matched (preloaded). */
+function pageAssets(page: RouteDeclaration | undefined): DocumentAssets {
+  const own = page ? (clientAssets.routes[page.id] ?? []) : [];
+  return { scripts: clientAssets.scripts, styles: clientAssets.styles, preloads: [...new Set([...clientAssets.preloads, ...own])] };
 }
 
 /** An escaped control character (C0 or DEL) in a path. */
@@ -180,8 +143,13 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
       errors: serializeRouteErrors(context.errors),
     };
     const nonce = c.get("secureHeadersNonce");
-    const assets = assetsFor(context.matches, context.statusCode);
-    const playerScripts = playerPageScripts(assets);
+    const matched = matchedPage(context.matches);
+    // A page that plays a stream (worker/player-page.ts), when it answers 200 (not its 404 page).
+    const player =
+      matched?.declaration.player && context.statusCode === 200
+        ? playerPage(pageAssets(matched.declaration), context.loaderData[matched.routeId] as VideoData | undefined, url)
+        : null;
+    const assets = player ? player.assets : pageAssets(matched?.declaration);
     const stream = await renderToReadableStream(
       <Document assets={assets} nonce={nonce}>
         <StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />
@@ -189,11 +157,10 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
       {
         nonce,
         // On a page with a player the page's modules are started by an inline script after the
-        // hydration data (engine-choice.ts, pageBootScript), elsewhere by React's bootstrap module.
+        // hydration data (worker/player-page.ts), elsewhere by React's bootstrap module.
         bootstrapScriptContent:
-          `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` +
-          (playerScripts ? pageBootScript(playerScripts) : ""),
-        ...(playerScripts ? {} : { bootstrapModules: clientAssets.scripts }),
+          `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` + (player?.bootScript ?? ""),
+        ...(player?.bootScript ? {} : { bootstrapModules: clientAssets.scripts }),
         // A completed Suspense boundary (the player island) is written in place, never moved out of
         // the shell: React otherwise outlines every boundary once the shell passes this size (12.8 KB
         // by default), and the <video> then reaches the document only through an inline script that
@@ -208,11 +175,10 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     );
     if (isCrawler(request.headers.get("user-agent"))) await stream.allReady;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
-    // Pages that carry an e-mail link's token (and a signed-in visitor's pages) are kept by no cache.
-    headers.set("Cache-Control", root.user || CARRIES_LINK_TOKEN.test(path) ? "private, no-store" : ANONYMOUS_HTML_CACHE);
+    // Pages that carry an e-mail link's token (declared `html: "private"`) and a signed-in visitor's pages are kept by no cache.
+    headers.set("Cache-Control", root.user || matched?.declaration.html === "private" ? "private, no-store" : ANONYMOUS_HTML_CACHE);
     if (root.user) headers.set("Vary", "Cookie");
-    const links = streamStartLinks(context.matches, context.loaderData, context.statusCode, url);
-    if (links) headers.set("Link", links);
+    if (player?.link) headers.set("Link", player.link);
     const response = new Response(request.method === "HEAD" ? null : closedOnError(stream, path), { status: context.statusCode, headers });
     // A page whose render failed after the shell must not be kept by the edge cache.
     noteRenderOutcome(

@@ -1,7 +1,7 @@
-import { INFO_PAGE_TYPES } from "../../shared/content/info-page-types";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
+import { HTML_SAMPLES } from "../route-samples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseURL, DESKTOP, browserForFile, newPage, PHONE, waitForHydration } from "./browser";
 import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
@@ -17,25 +17,8 @@ const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
-/** Every route of the site, with the states the spec names. */
-export const ROUTES = [
-  "/",
-  "/category/all",
-  "/category/电影?sort=rating&page=2",
-  "/latest",
-  "/top-rated",
-  "/video/video_001",
-  "/video/video_003/2",
-  "/video/video_999",
-  "/search?q=爱",
-  "/search?q=zzzz",
-  "/search",
-  "/auth",
-  "/auth/confirm?token_hash=x&type=email_change",
-  ...INFO_PAGE_TYPES.map((t) => `/info/${t}`),
-  "/info/nope",
-  "/no/such/page",
-] as const;
+/** Every route of the site, with the states the spec names (each declared route's samples, tests/route-samples.ts). */
+export const ROUTES = HTML_SAMPLES;
 
 interface AxeNode {
   target: unknown[];

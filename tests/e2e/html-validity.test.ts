@@ -1,10 +1,10 @@
-import { INFO_PAGE_TYPES } from "../../shared/content/info-page-types";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { HTML_SAMPLES } from "../route-samples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseURL } from "./browser";
 import { PASSWORD, uniqueEmail, uniqueIp } from "./visitors";
@@ -19,30 +19,8 @@ const require = createRequire(import.meta.url);
 /** `require("vnu-jar")` is a String object holding the path of vnu.jar. */
 const VNU_JAR = String(require("vnu-jar") as string);
 
-/** Every route and state whose first HTML a visitor can get. */
-const ROUTES = [
-  "/",
-  "/category/all",
-  "/category/all?view=list&sort=title&page=2",
-  "/category/电影?sort=rating&page=2",
-  "/category/短剧?rating=9",
-  "/latest",
-  "/top-rated",
-  "/video/video_001",
-  "/video/video_003/2",
-  "/video/video_999",
-  "/search?q=爱",
-  "/search?q=zzzz",
-  "/search",
-  "/auth",
-  "/auth?mode=signup",
-  "/auth?mode=signin&error=invalid_credentials",
-  "/auth/confirm?token_hash=x&type=signup",
-  "/auth/confirm?type=email_change&notice=other-account",
-  ...INFO_PAGE_TYPES.map((t) => `/info/${t}`),
-  "/info/nope",
-  "/no/such/page",
-] as const;
+/** Every route and state whose first HTML a visitor can get (each declared route's samples, tests/route-samples.ts). */
+const ROUTES = HTML_SAMPLES;
 
 /**
  * Messages that are not errors in the current HTML standard but that vnu

@@ -4,6 +4,7 @@ import clientAssets from "virtual:client-assets";
 import { describe, expect, it } from "vitest";
 import { scriptsBeforeHydration as scriptsBeforeInteractive } from "./helpers/page-scripts";
 import { BASE } from "./helpers/visitor";
+import { MISSING_SAMPLES, PAGE_SAMPLES } from "../route-samples";
 
 /**
  * The JavaScript budget (docs/performance.md, budgets): what a page makes the browser fetch before
@@ -16,18 +17,9 @@ import { BASE } from "./helpers/visitor";
 
 const BUDGET_BYTES = 125 * 1024;
 
-const ROUTES = [
-  "/",
-  "/category/all",
-  "/latest",
-  "/search?q=" + encodeURIComponent("爱"),
-  "/video/video_001",
-  "/info/help",
-  "/auth",
-  "/auth/reset",
-  "/auth/confirm?token_hash=x&type=signup",
-  "/no-such-page",
-];
+/** Every declared route's first page, and its first 404 (tests/route-samples.ts). */
+const samples = [...PAGE_SAMPLES, ...MISSING_SAMPLES];
+const ROUTES = [...new Set(samples.map((sample) => sample.route))].flatMap((route) => samples.find((sample) => sample.route === route)?.url ?? []);
 
 const gzipSizes = new Map<string, number>();
 async function gzipSize(file: string): Promise<number> {

@@ -1,61 +1,33 @@
 import { env, SELF } from "cloudflare:test";
-import type { RouteObject } from "react-router";
 import clientAssets from "virtual:client-assets";
 import { describe, expect, it } from "vitest";
-import { catalogueLoaders } from "../../worker/catalogue/loaders";
-import { createRoutes, type LazyHandle } from "../../shared/routes";
+import { SITE_ROUTES } from "../../shared/routes/site-routes";
+import { PAGE_SAMPLES } from "../route-samples";
 import { bootScriptOf, inlineScripts, scriptsBeforeHydration } from "./helpers/page-scripts";
 import { BASE } from "./helpers/visitor";
 
 /**
- * Lazy routes name their page's source file (`handle.module` in shared/routes.tsx); the worker
- * looks that name up in the build's manifest (dist/client-assets.js, written by vite.config.ts)
- * to preload the page's chunk. A renamed or moved page must not silently lose its preload.
+ * The build lists each declared route's page chunks under its id (clientAssets.routes, written by
+ * vite.config.ts from what shared/routes/{id}.route.ts imports lazily); the worker preloads them.
+ * A renamed or moved page must not silently lose its preload.
  */
 
-function lazyModules(routes: RouteObject[]): string[] {
-  return routes.flatMap((route) => [...(typeof route.lazy === "function" ? [(route.handle as LazyHandle).module] : []), ...lazyModules(route.children ?? [])]);
-}
+/** The declared routes that have a page component (all but the catch-all). */
+const withPage = SITE_ROUTES.filter((route) => route.page !== null);
 
-// Only the route table's shape matters here: the loaders never run.
-const routes = createRoutes({
-  rootLoader: () => null,
-  sessionUser: () => null,
-  catalogue: catalogueLoaders(() => {
-    throw new Error("not called");
-  }),
-  ranking: () => {
-    throw new Error("not called");
-  },
-});
-const modules = [...new Set(lazyModules(routes))];
-
-/** A page of each lazy route that an anonymous visitor can open (/profile redirects to /auth). */
-const PAGES: Record<string, string[]> = {
-  "shared/pages/HomePage.tsx": ["/"],
-  "shared/pages/ListingPage.tsx": ["/category/all", "/latest", "/top-rated"],
-  "shared/pages/SearchPage.tsx": ["/search?q=" + encodeURIComponent("爱")],
-  "shared/pages/VideoPage.tsx": ["/video/video_001", "/video/video_003/2"],
-  "shared/pages/InfoPage.tsx": ["/info/help"],
-  "shared/pages/RankingPage.tsx": ["/ranking", "/ranking?period=week"],
-  "shared/pages/AuthPage.tsx": ["/auth"],
-  "shared/pages/ResetPasswordPage.tsx": ["/auth/reset"],
-  "shared/pages/ConfirmLinkPage.tsx": ["/auth/confirm?token_hash=x&type=signup"],
-};
-
-describe("modulepreload links of the lazy routes", () => {
-  it("every lazy route's module is in the built manifest, with its chunk first", () => {
-    expect(modules.length).toBeGreaterThanOrEqual(7);
-    for (const module of modules) {
-      const files = clientAssets.lazy[module];
-      expect(files, `${module} missing from dist/client-assets.js`).toBeDefined();
+describe("modulepreload links of the declared routes", () => {
+  it("every route with a page has its chunks in the built manifest, its page's chunk first", () => {
+    expect(withPage.length).toBeGreaterThanOrEqual(7);
+    for (const { id } of withPage) {
+      const files = clientAssets.routes[id];
+      expect(files, `${id} missing from dist/client-assets.js`).toBeDefined();
       expect(files.length).toBeGreaterThan(0);
       expect(files[0]).toMatch(/^\/assets\/.+\.js$/);
     }
   });
 
-  it("every preloaded file of every lazy route is in the built assets", async () => {
-    const files = new Set([...clientAssets.preloads, ...clientAssets.scripts, ...modules.flatMap((m) => clientAssets.lazy[m])]);
+  it("every preloaded file of every route is in the built assets", async () => {
+    const files = new Set([...clientAssets.preloads, ...clientAssets.scripts, ...withPage.flatMap(({ id }) => clientAssets.routes[id])]);
     for (const file of files) {
       // The static assets binding (dist/client, wrangler.toml [assets]): what serves them in front of the worker.
       const res = await env.ASSETS.fetch(BASE + file);
@@ -65,17 +37,14 @@ describe("modulepreload links of the lazy routes", () => {
     }
   });
 
-  it("each page preloads the chunks of the route it matched", async () => {
-    expect(Object.keys(PAGES).sort()).toEqual(modules.filter((m) => m !== "shared/pages/ProfilePage.tsx").sort());
-    for (const [module, paths] of Object.entries(PAGES)) {
-      for (const path of paths) {
-        const res = await SELF.fetch(BASE + path);
-        expect(res.status, path).toBe(200);
-        const preloads = scriptsBeforeHydration(await res.text());
-        expect(preloads, path).toEqual(expect.arrayContaining(clientAssets.lazy[module]));
-        // Not the chunks of other pages.
-        const others = Object.keys(PAGES).filter((m) => m !== module && !(module === "shared/pages/ListingPage.tsx" && m === module));
-        for (const other of others) expect(preloads, `${path} preloads ${other}`).not.toContain(clientAssets.lazy[other][0]);
+  it("each page preloads the chunks of the route it matched, not other pages' chunks", async () => {
+    for (const { url, route } of PAGE_SAMPLES) {
+      const res = await SELF.fetch(BASE + url);
+      expect(res.status, url).toBe(200);
+      const preloads = scriptsBeforeHydration(await res.text());
+      expect(preloads, url).toEqual(expect.arrayContaining(clientAssets.routes[route.id]));
+      for (const other of withPage) {
+        if (other.id !== route.id) expect(preloads, `${url} preloads ${other.id}`).not.toContain(clientAssets.routes[other.id][0]);
       }
     }
   });
@@ -117,7 +86,7 @@ describe("the scripts of pages that play a stream", () => {
       expect(html).not.toContain('<link rel="modulepreload"');
       // What every browser fetches before hydrating: the entry and the page's chunks, never hls.js or the player.
       const before = scriptsBeforeHydration(html);
-      expect(before).toEqual(expect.arrayContaining([...clientAssets.scripts, ...clientAssets.lazy["shared/pages/VideoPage.tsx"]]));
+      expect(before).toEqual(expect.arrayContaining([...clientAssets.scripts, ...clientAssets.routes.video]));
       expect(before).not.toContain(hlsChunk);
       expect(before).not.toContain(playerChunk);
     }

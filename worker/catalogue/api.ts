@@ -1,9 +1,10 @@
 /**
  * The catalogue for the browser after hydration:
  *
- * - GET /api/page/{path}?{query}: the loader data of the catalogue page at /{path}?{query} (home,
- *   listings, search, detail) — what the server render used, as JSON, edge-cached. A client
- *   navigation fetches this and nothing else (client/page-data.ts), and links prefetch it on intent.
+ * - GET /api/page/{path}?{query}: the loader data of the data page at /{path}?{query} (a route
+ *   declared with `data` in shared/routes/: home, listings, search, detail) — what the server
+ *   render used, as JSON, edge-cached. A client navigation fetches this and nothing else
+ *   (client/page-data.ts), and links prefetch it on intent.
  * - GET /api/titles?ids=a,b,…: cards of the given titles (favourites and history on /profile):
  *   at most MAX_TITLE_IDS distinct ids (duplicates count once, malformed ids are left out); more
  *   is a 400 (the browser asks in pages, shared/components/useTitleCards.ts).
@@ -12,7 +13,8 @@ import { Hono } from "hono";
 import { isRouteErrorResponse } from "react-router";
 import type { LibraryCard } from "../../shared/catalogue/card";
 import { isTitleId, MAX_TITLE_IDS } from "../../shared/catalogue/title-ids";
-import { CATALOGUE_PAGE, notFoundKindOfData, type NotFoundKind } from "../../shared/loaders";
+import { notFoundKindOfData, type NotFoundKind } from "../../shared/loaders";
+import { isDataPagePath } from "../../shared/routes/route-at";
 import type { AppContext, AppEnv } from "../app-env";
 import { cachedJson } from "../edge-answers";
 import { anonymousRootData, siteHandler, type ServerLoaderContext } from "../ssr";
@@ -62,7 +64,7 @@ export const catalogueApi = new Hono<AppEnv>();
 catalogueApi.get("/page/*", (c) => {
   const url = new URL(c.req.url);
   const path = url.pathname.slice("/api/page".length) || "/";
-  if (!CATALOGUE_PAGE.test(path)) return c.json({ notFound: "page" } satisfies PageDataNotFound, 404, { "Cache-Control": "no-store" });
+  if (!isDataPagePath(path)) return c.json({ notFound: "page" } satisfies PageDataNotFound, 404, { "Cache-Control": "no-store" });
   return cachedJson(c, url, PAGE_DATA_CACHE, () => pageData(c, path, url.search));
 });
 
