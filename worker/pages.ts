@@ -1,12 +1,11 @@
 import type { AppContext } from "./app-env";
 import { applySession, createRequestSession, currentUser, libraryOf, SESSION_COOKIE, toSessionUser } from "./auth/session";
+import { visitorRedirect } from "../shared/routes/declare";
+import { routeAt } from "../shared/routes/route-at";
 import { withPageCache } from "./page-cache";
 import { anonymousRootData, renderPage } from "./ssr";
 
-/** Where a signed-out visitor of /profile goes: sign in, then back to /profile. */
-export const PROFILE_SIGN_IN = "/auth?next=/profile";
-
-/** A redirect that depends on who is signed in (/auth ↔ /profile): never stored by any cache. */
+/** A redirect that depends on who is signed in (a route's `visitor` rule): never stored by any cache. */
 function privateRedirect(c: AppContext, location: string): Response {
   c.header("Cache-Control", "private, no-store");
   return c.redirect(location, 302);
@@ -15,13 +14,16 @@ function privateRedirect(c: AppContext, location: string): Response {
 /**
  * Every page: anonymous visitors (no session cookie) are rendered without any
  * account call; signed-in visitors get their state in the HTML (no flash of the
- * wrong header) and a private response. /profile and /auth redirect before any HTML.
+ * wrong header) and a private response. A page declared for signed-in (or signed-out) visitors
+ * only sends the others on before any HTML (shared/routes/declare.ts `visitor`).
  */
 export async function handlePage(c: AppContext): Promise<Response> {
   const path = new URL(c.req.url).pathname;
+  const route = routeAt(path)?.route;
   const root = anonymousRootData(c);
   if (!(c.req.header("Cookie") ?? "").includes(SESSION_COOKIE)) {
-    if (path === "/profile") return privateRedirect(c, PROFILE_SIGN_IN);
+    const to = route && visitorRedirect(route, false, path);
+    if (to) return privateRedirect(c, to);
     return withPageCache(c, () => renderPage(c, root));
   }
   const session = createRequestSession(c);
@@ -30,8 +32,8 @@ export async function handlePage(c: AppContext): Promise<Response> {
     root.user = toSessionUser(user);
     root.library = libraryOf(user);
   }
-  if (path === "/profile" && !user) return applySession(session, privateRedirect(c, PROFILE_SIGN_IN));
-  if (path === "/auth" && user) return applySession(session, privateRedirect(c, "/profile"));
+  const to = route && visitorRedirect(route, !!user, path);
+  if (to) return applySession(session, privateRedirect(c, to));
   const response = await renderPage(c, root);
   return applySession(session, response);
 }

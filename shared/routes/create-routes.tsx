@@ -1,8 +1,8 @@
-import { matchRoutes, type RouteObject } from "react-router";
+import { matchRoutes, redirect, type LoaderFunction, type RouteObject } from "react-router";
 import { Layout } from "../components/Layout";
 import { PageError } from "../pages/NotFoundPages";
 import { ROOT_ROUTE_ID } from "../root-data";
-import { isDataRoute, pathsOf, type RouteDeclaration, type RoutePlatform } from "./declare";
+import { isDataRoute, pathsOf, visitorRedirect, type RouteDeclaration, type RoutePlatform } from "./declare";
 import { SITE_ROUTES } from "./site-routes";
 
 export type { RoutePlatform } from "./declare";
@@ -34,6 +34,16 @@ export function isDataPageIn(routes: RouteObject[], pathname: string): boolean {
   return declaration !== undefined && isDataRoute(declaration);
 }
 
+/** The route's loader, after its visitor rule (a page for signed-in visitors only, or signed-out ones only). */
+function guarded(route: RouteDeclaration, platform: RoutePlatform, loader: LoaderFunction): LoaderFunction {
+  if (!route.visitor) return loader;
+  return async (args) => {
+    const to = visitorRedirect(route, !!(await platform.sessionUser(args)), new URL(args.request.url).pathname);
+    if (to) throw redirect(to);
+    return loader(args);
+  };
+}
+
 /** A declared page's route objects, one per path; each carries its declaration as `handle`. */
 function pageRoutes(route: RouteDeclaration, platform: RoutePlatform): RouteObject[] {
   const { page } = route;
@@ -41,7 +51,7 @@ function pageRoutes(route: RouteDeclaration, platform: RoutePlatform): RouteObje
   const view = page ? { lazy: async () => ({ Component: await page() }) } : { element: null };
   return pathsOf(route).map((path) => ({
     ...(path === "" ? { index: true as const } : { path }),
-    loader: isDataRoute(route) ? platform.pageData(route.data[path]) : route.loader(platform),
+    loader: guarded(route, platform, isDataRoute(route) ? platform.pageData(route.data[path]) : route.loader(platform)),
     ...view,
     handle: route,
   }));

@@ -49,6 +49,12 @@ interface RouteBase {
    * preloads (Link header), the player's chunks and the inline start scripts to its 200 answers.
    */
   player?: true;
+  /**
+   * Who the page is for: "signed-in" sends anyone else to sign in first and come back, "signed-out"
+   * sends a signed-in visitor to 个人中心. The worker redirects before any HTML (worker/pages.ts),
+   * the browser's loader before a navigation (create-routes.tsx): both through `visitorRedirect`.
+   */
+  visitor?: "signed-in" | "signed-out";
 }
 
 /** A catalogue data page: for each path (a React Router pattern under "/", "" for "/"), the loader that answers it. */
@@ -77,6 +83,13 @@ export interface RouteSamples {
   missing?: Partial<Record<NotFoundKind, readonly string[]>>;
   /** Redirect an anonymous visitor. */
   redirects?: readonly string[];
+}
+
+/** Where a visitor who is not the page's kind goes instead of `path`, or null: they may stay. */
+export function visitorRedirect(route: RouteDeclaration, signedIn: boolean, path: string): string | null {
+  if (route.visitor === "signed-in" && !signedIn) return `/auth?next=${path}`;
+  if (route.visitor === "signed-out" && signedIn) return "/profile";
+  return null;
 }
 
 export function isDataRoute(route: RouteDeclaration): route is DataRoute {

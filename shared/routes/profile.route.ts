@@ -1,8 +1,8 @@
-import { redirect, type LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "react-router";
 import type { ProfileData } from "../pages/ProfilePage";
 import type { RouteDeclaration, RouteSamples } from "./declare";
 
-/** 个人中心, for signed-in visitors only (others go to /auth, worker/pages.ts before any HTML). */
+/** 个人中心, for signed-in visitors only (others sign in first: /auth?next=/profile). */
 export default {
   id: "profile",
   page: () => import("../pages/ProfilePage").then((m) => m.ProfilePage),
@@ -11,10 +11,12 @@ export default {
     ({ sessionUser }) =>
     async (args: LoaderFunctionArgs): Promise<ProfileData> => {
       const user = await sessionUser(args);
-      if (!user) throw redirect("/auth?next=/profile");
+      // The visitor rule below has sent anyone signed out to sign in.
+      if (!user) throw new Error("profile: no signed-in visitor");
       return { user, now: Date.now() };
     },
   html: "private",
+  visitor: "signed-in",
 } satisfies RouteDeclaration;
 
 export const samples: RouteSamples = { pages: [], redirects: ["/profile"] };
