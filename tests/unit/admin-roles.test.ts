@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accountOfRow, accountsOfUserList, findAccountStatement, listUsersRequest, setRoleRequest, setRoleStatement } from "../../shared/admin/account-roles";
+import { isAdminPath } from "../../shared/admin/paths";
 import { parseRole, roleAllows, roleOf } from "../../shared/admin/roles";
 
 describe("roles", () => {
@@ -69,5 +70,12 @@ describe("account roles: statements and admin-API requests", () => {
       { id: "2", email: "x@y.z", role: null },
     ]);
     expect(() => accountsOfUserList({ message: "nope" })).toThrow();
+  });
+});
+
+describe("admin paths (a document load from a viewer page, not an in-app navigation)", () => {
+  it("/admin and below only", () => {
+    for (const path of ["/admin", "/admin/", "/admin/roles", "/admin?x=1", "/admin#top"]) expect(isAdminPath(path), path).toBe(true);
+    for (const path of ["/", "/administrator", "/profile", "/video/admin", "/api/admin/me"]) expect(isAdminPath(path), path).toBe(false);
   });
 });

@@ -69,7 +69,7 @@ describe("grant and revoke on the web", () => {
     expect(res.status).toBe(303);
     const page = await callRead("GET", res.headers.get("Location")!, { jar: admin.jar });
     expect(page.text).toContain("已授予角色");
-    expect(page.text).toContain(`<td>${target.email}</td><td>管理员</td>`);
+    expect(page.text).toContain(`<td>${target.email}</td><td class="nowrap">管理员</td>`);
     const revoke = await call("POST", "/admin/roles/revoke", { jar: admin.jar, form: { email: target.email }, headers: SAME_SITE });
     expect(revoke.status).toBe(303);
     const after = await callRead("GET", "/admin/roles", { jar: admin.jar });

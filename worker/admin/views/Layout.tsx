@@ -1,7 +1,7 @@
 /**
  * The 管理后台's page frame (docs/decisions/0072-admin-app.md): its own document, stylesheet and
  * script (virtual:admin-assets, never a viewer page's), zh-CN, noindex. Rendered to static HTML
- * by worker/admin/render.ts; nothing is hydrated.
+ * by worker/admin/pages.tsx; nothing is hydrated.
  */
 import type { ReactNode } from "react";
 import adminAssets from "virtual:admin-assets";
@@ -33,6 +33,7 @@ export function Layout({ title, siteName, nav, children }: LayoutProps) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <title>{`${title} - ${siteName}管理后台`}</title>
         {adminAssets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />

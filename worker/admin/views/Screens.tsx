@@ -98,16 +98,20 @@ export function RolesScreen({ holders, selfEmail, ok, error, email }: RolesProps
             <thead>
               <tr>
                 <th scope="col">邮箱</th>
-                <th scope="col">角色</th>
-                <th scope="col">操作</th>
+                <th scope="col" className="nowrap">
+                  角色
+                </th>
+                <th scope="col" className="nowrap">
+                  操作
+                </th>
               </tr>
             </thead>
             <tbody>
               {holders.map((h) => (
                 <tr key={h.id}>
                   <td>{h.email}</td>
-                  <td>{h.role ? ROLE_NAMES[h.role] : ""}</td>
-                  <td>
+                  <td className="nowrap">{h.role ? ROLE_NAMES[h.role] : ""}</td>
+                  <td className="nowrap">
                     {h.email === selfEmail ? (
                       <span className="muted">当前账号</span>
                     ) : (
