@@ -15,6 +15,12 @@ declare module "virtual:client-assets" {
   export default assets;
 }
 
+/** The 管理后台's client files (scripts/admin/vite-admin-assets.ts): loaded by /admin pages only. */
+declare module "virtual:admin-assets" {
+  const assets: { scripts: string[]; styles: string[] };
+  export default assets;
+}
+
 /** hls.js's light build (package export "hls.js/light"): the same API as the full build. */
 declare module "hls.js/light" {
   import Hls from "hls.js";

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { defineConfig, type Manifest, type Plugin } from "vite";
 import { searchKeysCurrent } from "./scripts/search-keys-inputs.mjs";
 import { checkCatalogueFile, checkReport, CATALOGUE_FILE } from "./scripts/catalogue/check.ts";
+import { ADMIN_ENTRY, adminAssets } from "./scripts/admin/vite-admin-assets.ts";
 
 const root = import.meta.dirname;
 const CLIENT_ENTRY = "client/entry.tsx";
@@ -131,7 +132,7 @@ export default defineConfig(({ command }) => ({
     target: "es2022",
     modulePreload: { polyfill: false },
     rollupOptions: {
-      input: [path.join(root, CLIENT_ENTRY), path.join(root, HLS_START_ENTRY)],
+      input: [path.join(root, CLIENT_ENTRY), path.join(root, HLS_START_ENTRY), path.join(root, ADMIN_ENTRY)],
       // React Router marks its modules "use client" (for RSC); in a plain client bundle that is noise.
       onwarn(warning, warn) {
         if (warning.code === "MODULE_LEVEL_DIRECTIVE") return;
@@ -143,6 +144,7 @@ export default defineConfig(({ command }) => ({
     catalogueCheck(),
     searchKeys(),
     clientAssets(),
+    adminAssets(root),
     ...(command === "serve"
       ? [
           devServer({

@@ -36,7 +36,7 @@ export default defineConfig(async () => {
         }),
       ],
       resolve: {
-        alias: { "virtual:client-assets": path.join(root, "dist/client-assets.js") },
+        alias: { "virtual:client-assets": path.join(root, "dist/client-assets.js"), "virtual:admin-assets": path.join(root, "dist/admin-assets.js") },
       },
       // wrangler.toml defines NODE_ENV=production (React's production build): compile JSX to match.
       oxc: { jsx: { runtime: "automatic" as const, development: false } },

@@ -88,6 +88,8 @@ export const ConfigSchema = v.pipe(
     CULTURE_LICENCE: textOr(DEFAULT_SITE_CONFIG.cultureLicence),
     SUPABASE_URL: httpUrl,
     SUPABASE_ANON_KEY: text,
+    /** A real Supabase project's service-role key: the 管理后台 grants and revokes roles with it (app_metadata). Never sent to a browser. */
+    SUPABASE_SERVICE_ROLE_KEY: text,
     /** HS256 key of the embedded account service; unset → a random key kept in D1. */
     AUTH_JWT_SECRET: v.optional(
       v.pipe(
@@ -129,6 +131,10 @@ export const ConfigSchema = v.pipe(
   v.forward(
     v.check((c) => Boolean(c.SUPABASE_URL) === Boolean(c.SUPABASE_ANON_KEY), "SUPABASE_URL and SUPABASE_ANON_KEY are set together"),
     ["SUPABASE_ANON_KEY"],
+  ),
+  v.forward(
+    v.check((c) => !c.SUPABASE_SERVICE_ROLE_KEY || Boolean(c.SUPABASE_URL), "SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL"),
+    ["SUPABASE_SERVICE_ROLE_KEY"],
   ),
   v.forward(
     v.check((c) => !c.MAIL_API_URL || Boolean(c.MAIL_API_KEY && c.MAIL_FROM), "MAIL_API_URL needs MAIL_API_KEY and MAIL_FROM"),

@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { except } from "hono/combine";
 import { accountServiceFetch, accountServiceOptions } from "./account-service/index";
 import type { AppEnv } from "./app-env";
+import { adminApi } from "./admin/api";
+import { adminPages } from "./admin/pages";
 import { authApi } from "./auth/api";
 import { configOf, configResultOf } from "./config";
 import { danmakuApi } from "./danmaku/api";
@@ -36,6 +38,9 @@ app.use("*", async (c, next) => {
 
 // Account API for the browser (cookie sessions; the browser never sees a token).
 app.route("/api/auth", authApi);
+// 管理后台: its JSON API and its own pages, outside the viewer pages and their cache (worker/admin/, docs/admin.md).
+app.route("/api/admin", adminApi);
+app.route("/admin", adminPages);
 // Search suggestions as you type, for the header box (JSON, edge-cached); results come with the page data (/api/page/search).
 app.route("/api/search", searchApi);
 // The catalogue pages' loader data and cards by id, for client navigations (JSON, edge-cached).

@@ -9,6 +9,7 @@ import { useAuthForm } from "../components/useAuthForm";
 import type { AuthMode, AuthPageData } from "../auth-page-data";
 import { safeRedirectPath } from "../safe-redirect";
 import { ForgotPasswordForm } from "./ForgotPasswordForm";
+import { isAdminPath } from "../admin/paths";
 
 export function AuthPage() {
   const data = useLoaderData<AuthPageData>();
@@ -46,7 +47,10 @@ export function AuthPage() {
       const result = signUp ? await account.signUp(email, password, confirm) : await account.signIn(email, password);
       if (result.error) return failureMessage(result.error);
       if (!signUp || result.user) {
-        void navigate(safeRedirectPath(data.next), { replace: true });
+        const next = safeRedirectPath(data.next);
+        // The 管理后台 is not a route of this app: load its document.
+        if (isAdminPath(next)) window.location.replace(next);
+        else void navigate(next, { replace: true });
         return null;
       }
       window.alert(SIGN_UP_SUCCESS);

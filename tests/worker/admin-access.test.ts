@@ -1,0 +1,202 @@
+// The 管理后台's gate: every /api/admin/* route answered for each kind of visitor (a table), the
+// cache and robots headers and the site's CSP on every admin answer, the origin check on every
+// write, the pages' redirects and 403, and no admin page in the edge page cache.
+import { beforeAll, describe, expect, it } from "vitest";
+import { defaultEdgeCache } from "../../worker/http/edge-cache";
+import { pageCacheKeyUrl } from "../../worker/page-cache";
+import { BASE, call, callRead, signUp, uniqueEmail, type Jar } from "./helpers/visitor";
+import { enrolledHolder, newSession, post, SAME_SITE, type RoleHolder } from "./helpers/admin";
+
+type Who = "anonymous" | "viewer" | "moderator" | "admin without the second step" | "admin";
+const WHO: readonly Who[] = ["anonymous", "viewer", "moderator", "admin without the second step", "admin"];
+
+interface Route {
+  method: "GET" | "POST";
+  path: string;
+  json?: unknown;
+  /** Status and error code for each visitor, in WHO's order ("" = a 2xx without an error). */
+  expected: readonly [number, string][];
+}
+
+const UNKNOWN = () => uniqueEmail("nobody");
+const SIGNED_OUT: [number, string] = [401, "not_signed_in"];
+const NO_ROLE: [number, string] = [403, "forbidden"];
+const STEP: [number, string] = [403, "second_step_required"];
+const ADMIN_ONLY: [number, string] = [403, "admin_only"];
+
+/** Every route of worker/admin/api.ts. */
+const ROUTES: readonly Route[] = [
+  { method: "GET", path: "/api/admin/two-step", expected: [SIGNED_OUT, NO_ROLE, [200, ""], [200, ""], [200, ""]] },
+  {
+    method: "POST",
+    path: "/api/admin/two-step/enrol",
+    expected: [SIGNED_OUT, NO_ROLE, [409, "already_enrolled"], [409, "already_enrolled"], [409, "already_enrolled"]],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/two-step/confirm",
+    json: { code: "000000" },
+    expected: [SIGNED_OUT, NO_ROLE, [409, "already_enrolled"], [409, "already_enrolled"], [409, "already_enrolled"]],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/two-step/verify",
+    json: { code: "x" },
+    expected: [SIGNED_OUT, NO_ROLE, [400, "bad_code"], [400, "bad_code"], [400, "bad_code"]],
+  },
+  { method: "GET", path: "/api/admin/me", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  { method: "GET", path: "/api/admin/roles", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  {
+    method: "POST",
+    path: "/api/admin/roles",
+    json: { email: UNKNOWN(), role: "moderator" },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "unknown_email"]],
+  },
+  { method: "POST", path: "/api/admin/roles/revoke", json: { email: UNKNOWN() }, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "unknown_email"]] },
+  { method: "GET", path: "/api/admin/audit", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
+];
+
+function expectAdminHeaders(res: Response, what: string): void {
+  expect(res.headers.get("Cache-Control"), what).toBe("no-store");
+  expect(res.headers.get("X-Robots-Tag"), what).toContain("noindex");
+  expect(res.headers.get("Content-Security-Policy"), what).toContain("script-src 'self' 'nonce-");
+}
+
+let jars: Record<Who, Jar | undefined>;
+let admin: RoleHolder;
+
+beforeAll(async () => {
+  admin = await enrolledHolder("admin");
+  const moderator = await enrolledHolder("moderator");
+  const viewer = await signUp("viewer");
+  jars = {
+    anonymous: undefined,
+    viewer: viewer.jar,
+    moderator: moderator.jar,
+    "admin without the second step": await newSession(admin.email),
+    admin: admin.jar,
+  };
+});
+
+describe("every /api/admin/* route for every kind of visitor", () => {
+  for (const route of ROUTES) {
+    for (const [i, who] of WHO.entries()) {
+      const [status, code] = route.expected[i];
+      it(`${route.method} ${route.path} — ${who}: ${status}${code ? ` ${code}` : ""}`, async () => {
+        const jar = jars[who];
+        const res = route.method === "GET" ? await call("GET", route.path, { jar }) : await post(route.path, jar, route.json ?? {});
+        const body = await res.json<{ error?: { code: string; message: string } }>();
+        expect(res.status, JSON.stringify(body)).toBe(status);
+        expect(body.error?.code ?? "").toBe(code);
+        if (body.error) expect(body.error.message).toMatch(/[\u4e00-\u9fff]/);
+        expectAdminHeaders(res, `${route.method} ${route.path}`);
+      });
+    }
+  }
+});
+
+describe("the origin check on every write", () => {
+  const writes = ROUTES.filter((r) => r.method === "POST");
+  for (const route of writes) {
+    it(`${route.path}: another site's Origin, a cross-site fetch and no Origin at all are refused before anything runs`, async () => {
+      for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site", Origin: BASE }, {} as Record<string, string>]) {
+        const res = await call("POST", route.path, { jar: admin.jar, json: route.json ?? {}, headers });
+        expect(res.status, JSON.stringify(headers)).toBe(403);
+        expect((await res.json<{ error: { code: string } }>()).error.code).toBe("cross_site");
+        expectAdminHeaders(res, route.path);
+      }
+    });
+  }
+
+  it("a cross-site grant changes nothing: the account keeps no role", async () => {
+    const target = await signUp("target");
+    const res = await call("POST", "/api/admin/roles", {
+      jar: admin.jar,
+      json: { email: target.email, role: "admin" },
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(res.status).toBe(403);
+    expect((await call("GET", "/api/admin/two-step", { jar: target.jar })).status).toBe(403);
+  });
+
+  it("a page form from another site is refused with a Chinese page", async () => {
+    const res = await call("POST", "/admin/roles/grant", {
+      jar: admin.jar,
+      form: { email: "x@example.com", role: "admin" },
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("请求来源不明");
+    expectAdminHeaders(res, "/admin/roles/grant");
+  });
+});
+
+describe("the pages", () => {
+  it("signed out: /auth and back to the page asked for", async () => {
+    const res = await call("GET", "/admin/roles?x=1");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/auth?next=%2Fadmin%2Froles%3Fx%3D1");
+    expectAdminHeaders(res, "/admin/roles");
+  });
+
+  it("signed in without a role: 403 无权访问, at /admin and below", async () => {
+    for (const path of ["/admin", "/admin/", "/admin/roles", "/admin/anything"]) {
+      const { res, text } = await callRead("GET", path, { jar: jars.viewer });
+      expect(res.status, path).toBe(403);
+      expect(text).toContain("无权访问");
+      expect(text).not.toContain("角色管理");
+      expectAdminHeaders(res, path);
+    }
+  });
+
+  it("a role without this session's second step: the verify screen, whatever the page", async () => {
+    for (const path of ["/admin", "/admin/roles", "/admin/audit"]) {
+      const { res, text } = await callRead("GET", path, { jar: jars["admin without the second step"] });
+      expect(res.status, path).toBe(200);
+      expect(text).toContain("两步验证");
+      expect(text).toContain(`name="next" value="${path}"`);
+      expect(text).not.toContain("角色管理");
+    }
+  });
+
+  it("a moderator sees 概览 without admin screens, and 403 on them", async () => {
+    const home = await callRead("GET", "/admin", { jar: jars.moderator });
+    expect(home.res.status).toBe(200);
+    expect(home.text).toContain("<h1>概览</h1>");
+    expect(home.text).not.toContain('href="/admin/roles"');
+    for (const path of ["/admin/roles", "/admin/audit"]) {
+      const { res, text } = await callRead("GET", path, { jar: jars.moderator });
+      expect(res.status, path).toBe(403);
+      expect(text).toContain("无权访问");
+    }
+    const grant = await call("POST", "/admin/roles/grant", { jar: jars.moderator, form: { email: admin.email, role: "moderator" }, headers: SAME_SITE });
+    expect(grant.status).toBe(403);
+  });
+
+  it("an admin gets 概览 with the screens that exist, on the admin bundle only", async () => {
+    const { res, text } = await callRead("GET", "/admin", { jar: admin.jar });
+    expect(res.status).toBe(200);
+    expectAdminHeaders(res, "/admin");
+    expect(text).toContain('href="/admin/roles"');
+    expect(text).toContain('href="/admin/audit"');
+    expect(text).toMatch(/<link rel="stylesheet" href="\/assets\/admin-[^"]+\.css"/);
+    expect(text).not.toMatch(/\/assets\/entry-/);
+  });
+
+  it("no admin answer enters the edge page cache", async () => {
+    const cache = defaultEdgeCache()!;
+    for (const [path, jar] of [
+      ["/admin", undefined],
+      ["/admin", admin.jar],
+      ["/admin/roles", admin.jar],
+      ["/admin", jars.viewer],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const { res } = await callRead("GET", path, { jar });
+        expect(res.headers.get("X-Cache"), path).toBeNull();
+      }
+      expect(await cache.match(new Request(pageCacheKeyUrl(BASE + path))), path).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * /api/admin/* — the 管理后台's JSON API (docs/admin.md lists the routes). Every answer passes
+ * worker/admin/middleware.ts (no-store, noindex, origin check on writes); then the visitor's
+ * access: signed out 401, no role 403 `forbidden`, a role without this session's second step 403
+ * `second_step_required` (except the second step's own routes), a moderator on an admin-only
+ * route 403 `admin_only`.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { roleAllows, ROLE_NAMES, type AdminPermission } from "../../shared/admin/roles";
+import { readAuthBody, textField } from "../auth/body";
+import { MAX_BODY_BYTES } from "../request-body";
+import type { AdminVisitor } from "./access";
+import { finishEnrolment, grantRole, passSecondStep, revokeRole, roleHolders, startEnrolment, type Result } from "./actions";
+import { readAudit } from "./audit";
+import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
+
+type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+
+function jsonError(c: AdminContext, status: Status, code: string, message: string, extra: Record<string, unknown> = {}): Response {
+  return c.json({ error: { code, message, ...extra } }, status);
+}
+
+function answer<T>(c: AdminContext, result: Result<T>): Response {
+  return result.ok ? c.json(result.value as object) : jsonError(c, result.status, result.code, result.message);
+}
+
+const visitorOf = (c: AdminContext): AdminVisitor => {
+  const access = c.get("adminAccess");
+  if (access.kind !== "role") throw new Error("admin route reached without a role");
+  return access.visitor;
+};
+
+/** A role holder, before or after the second step (the second step's own routes). */
+const roleHolder: MiddlewareHandler<AdminEnv> = async (c, next) => {
+  const access = c.get("adminAccess");
+  if (access.kind === "signed_out") return jsonError(c, 401, "not_signed_in", "请先登录");
+  if (access.kind === "unavailable") return jsonError(c, 503, "service_unavailable", "账号服务暂时不可用，请稍后重试");
+  if (access.kind === "no_role") return jsonError(c, 403, "forbidden", "无权访问");
+  await next();
+};
+
+/** A role holder past the second step, whose role allows `permission`. */
+function needs(permission: AdminPermission): MiddlewareHandler<AdminEnv> {
+  return async (c, next) => {
+    const visitor = visitorOf(c);
+    if (visitor.step.kind !== "passed") {
+      return jsonError(c, 403, "second_step_required", visitor.step.kind === "enrol" ? "请先启用两步验证" : "请输入两步验证码", { step: visitor.step.kind });
+    }
+    if (!roleAllows(visitor.role, permission)) return jsonError(c, 403, "admin_only", "此操作仅限管理员");
+    await next();
+  };
+}
+
+async function bodyOf(c: AdminContext): Promise<Record<string, unknown> | Response> {
+  const body = await readAuthBody(c.req.raw);
+  if (!body.ok) return jsonError(c, body.status, body.code, body.status === 415 ? "请求格式不受支持" : "请求内容无法解析");
+  return body.value;
+}
+
+export const adminApi = new Hono<AdminEnv>();
+
+adminApi.use("*", adminAnswers);
+adminApi.use(
+  "*",
+  sameSiteWrites((c) => jsonError(c, 403, "cross_site", "请求来源不明，已拒绝")),
+);
+adminApi.use(
+  "*",
+  adminBodyLimit((c) => jsonError(c, 413, "payload_too_large", `请求内容超过 ${MAX_BODY_BYTES / 1024} KB`)),
+);
+adminApi.use("*", readAccess, roleHolder);
+
+adminApi.onError((error, c) => {
+  console.error("admin api: unexpected failure", error);
+  return jsonError(c, 500, "unexpected_failure", "操作失败，请重试");
+});
+
+// ---- the second step (reachable before it is passed) ----------------------------------------
+
+adminApi.get("/two-step", (c) => c.json({ step: visitorOf(c).step.kind }));
+
+adminApi.post("/two-step/enrol", async (c) => answer(c, await startEnrolment(c.env, c.req.url, visitorOf(c))));
+
+adminApi.post("/two-step/confirm", async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await finishEnrolment(c.env, visitorOf(c), body.code));
+});
+
+adminApi.post("/two-step/verify", async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  const visitor = visitorOf(c);
+  if (visitor.step.kind === "enrol") return jsonError(c, 409, "not_enrolled", "尚未启用两步验证，请先完成绑定");
+  return answer(c, await passSecondStep(c.env, visitor, body.code));
+});
+
+// ---- past the second step -------------------------------------------------------------------
+
+adminApi.get("/me", needs("moderation"), (c) => {
+  const { email, role, step } = visitorOf(c);
+  return c.json({ email, role, roleName: ROLE_NAMES[role], verifiedAt: step.kind === "passed" ? step.verifiedAt : null });
+});
+
+adminApi.get("/roles", needs("admin"), async (c) => answer(c, await roleHolders(c.env)));
+
+adminApi.post("/roles", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await grantRole(c.env, visitorOf(c), textField(body, "email"), textField(body, "role")));
+});
+
+adminApi.post("/roles/revoke", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await revokeRole(c.env, visitorOf(c), textField(body, "email")));
+});
+
+adminApi.get("/audit", needs("admin"), async (c) => {
+  const limit = Math.min(Math.max(Number(c.req.query("limit")) || 50, 1), 200);
+  const before = Number(c.req.query("before"));
+  const entries = await readAudit(c.env.DB, {
+    actor: c.req.query("actor") || undefined,
+    action: c.req.query("action") || undefined,
+    beforeId: Number.isInteger(before) && before > 0 ? before : undefined,
+    limit,
+  });
+  return c.json({ entries });
+});
+
+adminApi.all("*", needs("moderation"), (c) => jsonError(c, 404, "not_found", "接口不存在"));

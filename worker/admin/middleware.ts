@@ -1,0 +1,57 @@
+/**
+ * What every /admin page and /api/admin/* answer gets, before any route (worker/admin/api.ts,
+ * worker/admin/pages.tsx): `Cache-Control: no-store` and `X-Robots-Tag: noindex` on every answer
+ * (errors too; the site's CSP comes from worker/security.ts for the whole worker), the session
+ * cookies a refresh rewrote, the origin check on every write (a missing Origin is refused too:
+ * worker/auth/csrf.ts), a body limit, and the visitor's access (worker/admin/access.ts).
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app-env";
+import { isSameSiteRequest } from "../auth/csrf";
+import { applySession, createRequestSession, type RequestSession } from "../auth/session";
+import { configOf } from "../config";
+import { limitBody } from "../request-body";
+import { adminAccess, type AdminAccess } from "./access";
+
+export interface AdminEnv {
+  Bindings: Env;
+  Variables: AppEnv["Variables"] & { adminSession: RequestSession; adminAccess: AdminAccess };
+}
+
+export type AdminContext = Context<AdminEnv>;
+
+export const NO_STORE = "no-store";
+export const NOINDEX = "noindex, nofollow";
+
+/** The answer's cache and robots headers, and the session's cookie changes. */
+export const adminAnswers: MiddlewareHandler<AdminEnv> = async (c, next) => {
+  await next();
+  const session = c.get("adminSession") as RequestSession | undefined;
+  const res = session ? applySession(session, c.res) : new Response(c.res.body, c.res);
+  res.headers.set("Cache-Control", NO_STORE);
+  res.headers.set("X-Robots-Tag", NOINDEX);
+  c.res = undefined;
+  c.res = res;
+};
+
+const isWrite = (method: string) => method !== "GET" && method !== "HEAD";
+
+/** Refuses a write from another site (or without an Origin) with `refuse(c)`. */
+export function sameSiteWrites(refuse: (c: AdminContext) => Response): MiddlewareHandler<AdminEnv> {
+  return async (c, next) => {
+    if (isWrite(c.req.method) && !isSameSiteRequest(c.req.raw, { requireOrigin: true, siteUrl: configOf(c.env).SITE_URL })) return refuse(c);
+    await next();
+  };
+}
+
+export function adminBodyLimit(tooLarge: (c: AdminContext) => Response): MiddlewareHandler<AdminEnv> {
+  return limitBody((c) => tooLarge(c as AdminContext)) as MiddlewareHandler<AdminEnv>;
+}
+
+/** Reads the visitor's access once per request (c.get("adminAccess")). */
+export const readAccess: MiddlewareHandler<AdminEnv> = async (c, next) => {
+  const session = createRequestSession(c as unknown as Context<AppEnv>);
+  c.set("adminSession", session);
+  c.set("adminAccess", await adminAccess(c as unknown as Context<AppEnv>, session));
+  await next();
+};

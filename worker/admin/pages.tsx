@@ -1,0 +1,186 @@
+/**
+ * /admin — the 管理后台's pages (docs/decisions/0072-admin-app.md): server-rendered HTML forms
+ * on its own stylesheet and script, outside the viewer pages' route table, bundle and page cache
+ * (mounted before worker/pages.ts in worker/index.ts). The server decides on every request:
+ * signed out → /auth?next=…; no role → 403 无权访问; a role without this session's second step →
+ * the enrol or the verify screen; a moderator on an admin-only screen → 403 无权访问.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import type { ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server.node";
+import { roleAllows, ROLE_NAMES, type AdminPermission } from "../../shared/admin/roles";
+import { safeRedirectPath } from "../../shared/safe-redirect";
+import { readAuthBody, textField } from "../auth/body";
+import { siteConfigOf } from "../config";
+import { MAX_BODY_BYTES } from "../request-body";
+import type { AdminVisitor } from "./access";
+import { finishEnrolment, grantRole, passSecondStep, revokeRole, roleHolders, startEnrolment } from "./actions";
+import { readAudit } from "./audit";
+import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
+import { Layout, type NavItem } from "./views/Layout";
+import { AuditScreen, ForbiddenScreen, HomeScreen, MessageScreen, RolesScreen } from "./views/Screens";
+import { EnrolScreen, RecoveryCodesScreen, VerifyScreen } from "./views/SecondStep";
+
+type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+
+/** The screens that exist, and who sees them (later slices add theirs here). */
+const SCREENS: readonly (NavItem & { needs: AdminPermission })[] = [
+  { href: "/admin", label: "概览", needs: "moderation" },
+  { href: "/admin/roles", label: "角色管理", needs: "admin" },
+  { href: "/admin/audit", label: "操作日志", needs: "admin" },
+];
+
+const screensFor = (visitor: AdminVisitor): NavItem[] => SCREENS.filter((s) => roleAllows(visitor.role, s.needs)).map(({ href, label }) => ({ href, label }));
+
+function page(c: AdminContext, status: PageStatus, title: string, body: ReactElement, visitor?: AdminVisitor): Response {
+  const siteName = siteConfigOf(c.env, c.req.url).siteName;
+  const path = new URL(c.req.url).pathname;
+  const nav =
+    visitor && visitor.step.kind === "passed" ? { items: screensFor(visitor), current: path, who: { email: visitor.email, role: visitor.role } } : undefined;
+  const html =
+    "<!DOCTYPE html>" +
+    renderToStaticMarkup(
+      <Layout title={title} siteName={siteName} nav={nav}>
+        {body}
+      </Layout>,
+    );
+  return c.html(html, status);
+}
+
+const message = (c: AdminContext, status: PageStatus, title: string, text: string, visitor?: AdminVisitor) =>
+  page(c, status, title, <MessageScreen title={title} message={text} />, visitor);
+
+const visitorOf = (c: AdminContext): AdminVisitor => {
+  const access = c.get("adminAccess");
+  if (access.kind !== "role") throw new Error("admin page reached without a role");
+  return access.visitor;
+};
+
+/** Where the verify form goes back to: a path under /admin, else /admin. */
+function adminNext(value: unknown): string {
+  const next = safeRedirectPath(typeof value === "string" ? value : null);
+  return next === "/admin" || next.startsWith("/admin/") || next.startsWith("/admin?") ? next : "/admin";
+}
+
+async function formOf(c: AdminContext): Promise<Record<string, unknown> | null> {
+  const body = await readAuthBody(c.req.raw);
+  return body.ok ? body.value : null;
+}
+
+async function enrolScreen(c: AdminContext, visitor: AdminVisitor, status: PageStatus = 200, error?: string): Promise<Response> {
+  const enrolment = await startEnrolment(c.env, c.req.url, visitor);
+  if (!enrolment.ok) return message(c, enrolment.status, "两步验证", enrolment.message);
+  return page(c, status, "启用两步验证", <EnrolScreen qrSvg={enrolment.value.qrSvg} secret={enrolment.value.secret} error={error} />);
+}
+
+export const adminPages = new Hono<AdminEnv>({ strict: false });
+
+adminPages.use("*", adminAnswers);
+adminPages.use(
+  "*",
+  sameSiteWrites((c) => message(c, 403, "请求被拒绝", "请求来源不明，已拒绝。请从管理后台页面重新提交。")),
+);
+adminPages.use(
+  "*",
+  adminBodyLimit((c) => message(c, 413, "请求过大", `提交的内容超过 ${MAX_BODY_BYTES / 1024} KB。`)),
+);
+adminPages.use("*", readAccess);
+
+adminPages.onError((error, c) => {
+  console.error("admin page: unexpected failure", error);
+  return message(c, 500, "出错了", "操作失败，请重试。");
+});
+
+/** Who may see anything at all, and the second step before any screen. */
+const gate: MiddlewareHandler<AdminEnv> = async (c, next) => {
+  const access = c.get("adminAccess");
+  const url = new URL(c.req.url);
+  if (access.kind === "signed_out") return c.redirect(`/auth?next=${encodeURIComponent(url.pathname + url.search)}`, c.req.method === "GET" ? 302 : 303);
+  if (access.kind === "unavailable") return message(c, 503, "暂时无法访问", "账号服务暂时不可用，请稍后重试。");
+  if (access.kind === "no_role") return page(c, 403, "无权访问", <ForbiddenScreen signedInAs={null} />);
+  const visitor = access.visitor;
+  if (visitor.step.kind === "passed") return next();
+  const path = url.pathname.replace(/\/+$/, "");
+  if (c.req.method === "POST" && (path === "/admin/two-step/confirm" || path === "/admin/two-step/verify")) return next();
+  if (visitor.step.kind === "enrol") return enrolScreen(c, visitor);
+  return page(c, 200, "两步验证", <VerifyScreen next={adminNext(url.pathname + url.search)} />);
+};
+
+adminPages.use("*", gate);
+
+adminPages.post("/two-step/confirm", async (c) => {
+  const visitor = visitorOf(c);
+  if (visitor.step.kind === "passed") return c.redirect("/admin", 303);
+  const form = await formOf(c);
+  const result = await finishEnrolment(c.env, visitor, form?.code);
+  if (!result.ok) return enrolScreen(c, visitor, result.status === 409 ? 409 : result.status === 429 ? 429 : 400, result.message);
+  return page(c, 200, "两步验证已启用", <RecoveryCodesScreen codes={result.value.recoveryCodes} />);
+});
+
+adminPages.post("/two-step/verify", async (c) => {
+  const visitor = visitorOf(c);
+  const form = await formOf(c);
+  const next = adminNext(form?.next);
+  if (visitor.step.kind === "passed") return c.redirect(next, 303);
+  if (visitor.step.kind === "enrol") return enrolScreen(c, visitor);
+  const result = await passSecondStep(c.env, visitor, form?.code);
+  if (!result.ok) return page(c, result.status === 429 ? 429 : 400, "两步验证", <VerifyScreen next={next} error={result.message} />);
+  return c.redirect(next, 303);
+});
+
+/** The visitor's role allows `permission`, else the 403 screen. */
+function allowed(c: AdminContext, permission: AdminPermission): Response | null {
+  return roleAllows(visitorOf(c).role, permission) ? null : page(c, 403, "无权访问", <ForbiddenScreen signedInAs={visitorOf(c).email} />, visitorOf(c));
+}
+
+adminPages.get("/", (c) => {
+  const visitor = visitorOf(c);
+  return page(c, 200, "概览", <HomeScreen role={visitor.role} screens={screensFor(visitor)} />, visitor);
+});
+
+const ROLE_DONE: Record<string, string> = { grant: "已授予角色", revoke: "已撤销角色" };
+
+async function rolesPage(c: AdminContext, status: PageStatus, notice: { ok?: string; error?: string; email?: string } = {}): Promise<Response> {
+  const visitor = visitorOf(c);
+  const holders = await roleHolders(c.env);
+  if (!holders.ok) return message(c, holders.status, "角色管理", holders.message, visitor);
+  return page(c, status, "角色管理", <RolesScreen holders={holders.value} selfEmail={visitor.email} {...notice} />, visitor);
+}
+
+adminPages.get("/roles", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const done = ROLE_DONE[c.req.query("done") ?? ""];
+  const who = c.req.query("email") ?? "";
+  return rolesPage(c, 200, done ? { ok: who ? `${done}：${who}` : done } : {});
+});
+
+adminPages.post("/roles/grant", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const form = (await formOf(c)) ?? {};
+  const email = textField(form, "email");
+  const result = await grantRole(c.env, visitorOf(c), email, textField(form, "role"));
+  if (!result.ok) return rolesPage(c, result.status, { error: result.message, email });
+  return c.redirect(`/admin/roles?done=grant&email=${encodeURIComponent(`${result.value.email}（${ROLE_NAMES[result.value.after ?? "admin"]}）`)}`, 303);
+});
+
+adminPages.post("/roles/revoke", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const form = (await formOf(c)) ?? {};
+  const result = await revokeRole(c.env, visitorOf(c), textField(form, "email"));
+  if (!result.ok) return rolesPage(c, result.status, { error: result.message });
+  return c.redirect(`/admin/roles?done=revoke&email=${encodeURIComponent(result.value.email)}`, 303);
+});
+
+adminPages.get("/audit", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const actor = (c.req.query("actor") ?? "").trim();
+  const action = (c.req.query("action") ?? "").trim();
+  const entries = await readAudit(c.env.DB, { actor: actor || undefined, action: action || undefined, limit: 100 });
+  return page(c, 200, "操作日志", <AuditScreen entries={entries} actor={actor} action={action} />, visitorOf(c));
+});
+
+adminPages.all("*", (c) => message(c, 404, "页面不存在", "管理后台没有这个页面。", visitorOf(c)));

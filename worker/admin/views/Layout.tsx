@@ -1,0 +1,81 @@
+/**
+ * The 管理后台's page frame (docs/decisions/0072-admin-app.md): its own document, stylesheet and
+ * script (virtual:admin-assets, never a viewer page's), zh-CN, noindex. Rendered to static HTML
+ * by worker/admin/pages.tsx; nothing is hydrated.
+ */
+import type { ReactNode } from "react";
+import adminAssets from "virtual:admin-assets";
+import { ROLE_NAMES, type AdminRole } from "../../../shared/admin/roles";
+
+/** A screen of the navigation; only screens that exist are listed. */
+export interface NavItem {
+  href: string;
+  label: string;
+}
+
+export interface Signed {
+  email: string;
+  role: AdminRole;
+}
+
+export interface LayoutProps {
+  title: string;
+  siteName: string;
+  /** Signed in past the second step: the navigation and who is signed in. */
+  nav?: { items: NavItem[]; current: string; who: Signed };
+  children: ReactNode;
+}
+
+export function Layout({ title, siteName, nav, children }: LayoutProps) {
+  return (
+    <html lang="zh-CN">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <title>{`${title} - ${siteName}管理后台`}</title>
+        {adminAssets.styles.map((href) => (
+          <link key={href} rel="stylesheet" href={href} />
+        ))}
+        {adminAssets.scripts.map((src) => (
+          <script key={src} type="module" src={src} />
+        ))}
+      </head>
+      <body>
+        <header className="admin-top">
+          <a className="admin-brand" href="/admin">
+            {siteName}管理后台
+          </a>
+          {nav ? (
+            <nav className="admin-nav" aria-label="管理后台">
+              <ul>
+                {nav.items.map((item) => (
+                  <li key={item.href}>
+                    <a href={item.href} aria-current={item.href === nav.current ? "page" : undefined}>
+                      {item.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+          <span className="admin-who">
+            {nav ? `${nav.who.email}（${ROLE_NAMES[nav.who.role]}）· ` : null}
+            <a href="/">返回网站</a>
+          </span>
+        </header>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** A line of feedback above a form. */
+export function Notice({ kind, children }: { kind: "ok" | "error"; children: ReactNode }) {
+  return (
+    <p className={`notice notice-${kind}`} role={kind === "error" ? "alert" : "status"}>
+      {children}
+    </p>
+  );
+}

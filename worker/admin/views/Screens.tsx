@@ -1,0 +1,199 @@
+/** The 管理后台's other screens of this slice: 概览 (home), 角色管理, 操作日志, 无权访问 and the errors. */
+import { ROLE_NAMES, type AdminRole } from "../../../shared/admin/roles";
+import type { RoleAccount } from "../../../shared/admin/account-roles";
+import type { AuditRecord } from "../audit";
+import { Notice, type NavItem } from "./Layout";
+
+export function ForbiddenScreen({ signedInAs }: { signedInAs: string | null }) {
+  return (
+    <section className="panel narrow" aria-labelledby="forbidden-title">
+      <h1 id="forbidden-title">无权访问</h1>
+      <p>{signedInAs ? `当前账号 ${signedInAs} 没有管理后台的权限。` : "没有管理后台的权限。"}如需使用，请联系站点管理员为你的账号授予角色。</p>
+      <p>
+        <a href="/">返回首页</a>
+      </p>
+    </section>
+  );
+}
+
+export function MessageScreen({ title, message }: { title: string; message: string }) {
+  return (
+    <section className="panel narrow" aria-labelledby="message-title">
+      <h1 id="message-title">{title}</h1>
+      <p>{message}</p>
+      <p>
+        <a href="/admin">返回管理后台</a>
+      </p>
+    </section>
+  );
+}
+
+export function HomeScreen({ role, screens }: { role: AdminRole; screens: NavItem[] }) {
+  const others = screens.filter((s) => s.href !== "/admin");
+  return (
+    <>
+      <h1>概览</h1>
+      <p className="muted">你的角色：{ROLE_NAMES[role]}。</p>
+      {others.length ? (
+        <ul className="cards" aria-label="功能">
+          {others.map((s) => (
+            <li key={s.href}>
+              <a href={s.href}>
+                <strong>{s.label}</strong>
+                {SCREEN_HINTS[s.href] ?? ""}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>审核员的功能（弹幕管理、举报）即将上线。</p>
+      )}
+    </>
+  );
+}
+
+const SCREEN_HINTS: Record<string, string> = {
+  "/admin/roles": "授予或撤销管理员、审核员角色",
+  "/admin/audit": "每一次后台操作的记录",
+};
+
+export interface RolesProps {
+  holders: RoleAccount[];
+  selfEmail: string;
+  ok?: string;
+  error?: string;
+  email?: string;
+}
+
+export function RolesScreen({ holders, selfEmail, ok, error, email }: RolesProps) {
+  return (
+    <>
+      <h1>角色管理</h1>
+      {ok ? <Notice kind="ok">{ok}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      <section className="panel" aria-labelledby="grant-title">
+        <h2 id="grant-title">授予角色</h2>
+        <form method="post" action="/admin/roles/grant" className="row">
+          <div className="field">
+            <label htmlFor="grant-email">账号邮箱</label>
+            <input id="grant-email" name="email" type="email" autoComplete="off" required defaultValue={email} />
+          </div>
+          <div className="field">
+            <label htmlFor="grant-role">角色</label>
+            <select id="grant-role" name="role" defaultValue="moderator">
+              <option value="moderator">审核员（弹幕、举报、禁言）</option>
+              <option value="admin">管理员（全部功能）</option>
+            </select>
+          </div>
+          <div className="field">
+            <button type="submit">授予</button>
+          </div>
+        </form>
+        <p className="muted">被授予角色的账号首次进入管理后台时需绑定两步验证。撤销角色会同时清除其两步验证。</p>
+      </section>
+      <section className="panel" aria-labelledby="holders-title">
+        <h2 id="holders-title">拥有角色的账号（{holders.length}）</h2>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">邮箱</th>
+                <th scope="col" className="nowrap">
+                  角色
+                </th>
+                <th scope="col" className="nowrap">
+                  操作
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {holders.map((h) => (
+                <tr key={h.id}>
+                  <td>{h.email}</td>
+                  <td className="nowrap">{h.role ? ROLE_NAMES[h.role] : ""}</td>
+                  <td className="nowrap">
+                    {h.email === selfEmail ? (
+                      <span className="muted">当前账号</span>
+                    ) : (
+                      <form method="post" action="/admin/roles/revoke" data-confirm={`确定撤销 ${h.email} 的角色吗？`}>
+                        <input type="hidden" name="email" value={h.email} />
+                        <button type="submit" className="secondary" aria-label={`撤销 ${h.email} 的角色`}>
+                          撤销
+                        </button>
+                      </form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}
+
+const ACTION_NAMES: Record<string, string> = {
+  "role.grant": "授予角色",
+  "role.revoke": "撤销角色",
+  "two_step.enrol": "启用两步验证",
+  "two_step.recovery_code": "使用恢复码",
+};
+
+const shanghaiTime = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", dateStyle: "short", timeStyle: "medium" });
+const shown = (value: unknown) => (value === null || value === undefined ? "—" : JSON.stringify(value));
+
+export function AuditScreen({ entries, actor, action }: { entries: AuditRecord[]; actor: string; action: string }) {
+  return (
+    <>
+      <h1>操作日志</h1>
+      <form method="get" action="/admin/audit" className="row panel">
+        <div className="field">
+          <label htmlFor="audit-actor">操作人邮箱</label>
+          <input id="audit-actor" name="actor" type="email" defaultValue={actor} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-action">操作</label>
+          <select id="audit-action" name="action" defaultValue={action}>
+            <option value="">全部</option>
+            {Object.entries(ACTION_NAMES).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <button type="submit">筛选</button>
+        </div>
+      </form>
+      <div className="table-wrap panel">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">时间（北京时间）</th>
+              <th scope="col">操作人</th>
+              <th scope="col">操作</th>
+              <th scope="col">对象</th>
+              <th scope="col">变更</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id}>
+                <td>{shanghaiTime.format(e.at)}</td>
+                <td>{e.actorEmail}</td>
+                <td>{ACTION_NAMES[e.action] ?? e.action}</td>
+                <td>{e.target}</td>
+                <td>
+                  {shown(e.before)} → {shown(e.after)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {entries.length === 0 ? <p className="muted">没有记录。</p> : null}
+      </div>
+    </>
+  );
+}
