@@ -1,8 +1,7 @@
-import fs from "node:fs";
-import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { HTML_SAMPLES } from "../route-samples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations as audit } from "./axe";
 import { baseURL, DESKTOP, browserForFile, newPage, PHONE, waitForHydration } from "./browser";
 import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
 
@@ -13,46 +12,8 @@ import { newVisitor, PASSWORD, uniqueEmail } from "./visitors";
  * page's CSP (script-src 'self' 'nonce-…') does not apply to.
  */
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
-
 /** Every route of the site, with the states the spec names (each declared route's samples, tests/route-samples.ts). */
 export const ROUTES = HTML_SAMPLES;
-
-interface AxeNode {
-  target: unknown[];
-  html: string;
-  failureSummary?: string;
-}
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: AxeNode[];
-}
-
-/** Runs axe on the whole document and returns its violations as readable lines (empty when clean). */
-async function audit(page: Page): Promise<string[]> {
-  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === "object");
-  if (!loaded) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })),
-    }));
-  }, AXE_TAGS);
-  return violations.flatMap((v) =>
-    v.nodes.map(
-      (n) =>
-        `${v.id} (${v.impact}): ${v.help}\n    at ${JSON.stringify(n.target)} ${n.html.slice(0, 200)}\n    ${(n.failureSummary ?? "").replace(/\n/g, "\n    ")}`,
-    ),
-  );
-}
 
 /**
  * The page settled: hydrated, fonts loaded, no CSS transition half-way (contrast is measured on final

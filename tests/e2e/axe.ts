@@ -1,6 +1,6 @@
 // axe-core in a page (WCAG 2.0/2.1 A and AA plus best practices), evaluated through CDP: the
-// violations as readable lines, empty when clean. The same audit as tests/e2e/a11y.test.ts's
-// (which can import it from here).
+// violations as readable lines, empty when clean. For every route (tests/e2e/a11y.test.ts) and
+// the admin screens (tests/e2e/admin.test.ts).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
