@@ -13,14 +13,15 @@ import { matchesFilters, toFeedTitle, type FeedSource, type FeedTitle, type Titl
 interface FeedRow {
   entry: string;
   updated_at: number;
+  added_at: number;
   search_pinyin_flat: string;
 }
 
-const COLUMNS = "t.entry, t.updated_at, t.search_pinyin_flat";
+const COLUMNS = "t.entry, t.updated_at, t.added_at, t.search_pinyin_flat";
 const ORDER = "ORDER BY t.updated_at DESC, t.id DESC";
 
 function feedTitle(row: FeedRow): FeedTitle {
-  return toFeedTitle(JSON.parse(row.entry) as Video, row.updated_at, row.search_pinyin_flat);
+  return toFeedTitle(JSON.parse(row.entry) as Video, row.updated_at, row.search_pinyin_flat, row.added_at);
 }
 
 /** The category names a type id covers: its own and its sub-categories'. */

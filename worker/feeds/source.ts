@@ -15,8 +15,10 @@ export interface FeedTitle {
   video: Video;
   /** Category id of the title (FeedCategory.id): its first category that has an id. */
   typeId: number;
-  /** When the title (or one of its episodes) last changed, ms since the epoch. */
+  /** When the title (or one of its episodes) last changed, ms since the epoch (the import that changed its entry). */
   updatedAt: number;
+  /** When the title was first published, ms since the epoch (its first import; a re-import never moves it). */
+  publishedAt: number;
   /** The title in pinyin without spaces ("wuganglaixin"), for MacCMS's vod_en. */
   pinyin: string;
 }
@@ -74,6 +76,7 @@ export function matchesFilters(title: FeedTitle, query: TitleQuery, parents: Rea
   return true;
 }
 
-export function toFeedTitle(video: Video, updatedAt: number, pinyin: string): FeedTitle {
-  return { video, typeId: typeIdOf(video), updatedAt, pinyin: pinyin.replace(/[^a-z0-9]/g, "") };
+/** A feed title; `publishedAt` defaults to `updatedAt` (a title never changed since it was published). */
+export function toFeedTitle(video: Video, updatedAt: number, pinyin: string, publishedAt = updatedAt): FeedTitle {
+  return { video, typeId: typeIdOf(video), updatedAt, publishedAt, pinyin: pinyin.replace(/[^a-z0-9]/g, "") };
 }
