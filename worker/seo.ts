@@ -3,7 +3,10 @@ import { INFO_PAGE_TYPES } from "../shared/content/info-page-types";
 import type { AppContext } from "./app-env";
 import { siteConfigOf } from "./config";
 import { cachedText } from "./edge-answers";
-import { rssXml, RSS_SIZE, sitemapIndexXml, sitemapXml } from "./feeds/crawl-feeds";
+import { rssXml, RSS_SIZE, sitemapIndexXml, sitemapXml, type Enclosure } from "./feeds/crawl-feeds";
+import type { FeedTitle } from "./feeds/source";
+import { episodeMedia } from "../shared/episodes";
+import { parseMediaPath } from "./media/serve";
 import { feedSource, sitemapPartTitles, sitemapParts } from "./feeds/d1-source";
 
 /** Every public page a crawler should know besides the titles: home, categories, listings, 排行榜, info pages. */
@@ -64,13 +67,32 @@ export function sitemapPartHandler(c: AppContext): Promise<Response> {
 export const robotsHandler = (c: AppContext) => c.text(robotsTxt(configOfRequest(c).origin), 200, { "Cache-Control": CACHE });
 
 /** GET /rss.xml: the latest 30 titles. */
+/**
+ * Each title's enclosure: its (first episode's) progressive MP4, `/{N}.mp4`, with the size R2
+ * holds for it (one `head` per title, in parallel). A title whose file is not in the bucket gets
+ * none: the length is never guessed.
+ */
+async function enclosuresOf(env: Env, origin: string, titles: readonly FeedTitle[]): Promise<Map<string, Enclosure>> {
+  const found = await Promise.all(
+    titles.map(async ({ video }): Promise<[string, Enclosure] | null> => {
+      const path = episodeMedia(video, 1)?.videoFile;
+      const file = path ? parseMediaPath(path) : null;
+      if (!path || !file) return null;
+      const object = await env.MEDIA.head(file.key);
+      return object ? [video.id, { url: origin + path, length: object.size }] : null;
+    }),
+  );
+  return new Map(found.filter((entry) => entry !== null));
+}
+
 export async function rssHandler(c: AppContext): Promise<Response> {
   const config = configOfRequest(c);
   const { items } = await feedSource(c.env).titles({ offset: 0, limit: RSS_SIZE });
+  const enclosures = await enclosuresOf(c.env, config.origin, items);
   const channel = {
     origin: config.origin,
     siteName: config.siteName,
     description: `${config.siteName}：免费在线观看最新电影、热门电视剧、综艺节目与精选纪录片。`,
   };
-  return c.body(rssXml(channel, items, Date.now()), 200, { "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": RSS_CACHE });
+  return c.body(rssXml(channel, items, Date.now(), enclosures), 200, { "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": RSS_CACHE });
 }

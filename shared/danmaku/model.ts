@@ -10,9 +10,14 @@ import { fold, type CharMap } from "../search/normalise";
 export const DANMAKU_MODES = ["scroll", "top", "bottom"] as const;
 export type DanmakuMode = (typeof DANMAKU_MODES)[number];
 
-/** The colours a viewer may pick (lower-case #rrggbb); white is the default. */
+/**
+ * The colours the site's own picker offers (lower-case #rrggbb); white is the default. A comment
+ * may carry any colour (DPlayer offers others): see {@link normaliseColor}.
+ */
 export const DANMAKU_COLORS = ["#ffffff", "#fe0302", "#ff7204", "#ffd302", "#00cd00", "#00a0ff", "#4266be", "#cc0273"] as const;
 export type DanmakuColor = (typeof DANMAKU_COLORS)[number];
+/** A comment's colour: lower-case "#rrggbb", any of the 16,777,216. */
+export type HexColor = `#${string}`;
 
 /** Longest comment text, in characters (code points) after trimming. */
 export const MAX_TEXT_CHARS = 100;
@@ -31,7 +36,7 @@ export interface DanmakuComment {
   time: number;
   text: string;
   mode: DanmakuMode;
-  color: DanmakuColor;
+  color: HexColor;
   /** The author's account user id (never the e-mail). */
   author: string;
   /** Server time of the post, ms since the epoch. */
@@ -43,7 +48,7 @@ export interface DanmakuDraft {
   time: number;
   text: string;
   mode: DanmakuMode;
-  color: DanmakuColor;
+  color: HexColor;
 }
 
 export const DANMAKU_MESSAGES = {
@@ -84,8 +89,7 @@ export function roundTime(time: number): number {
 /**
  * Checks what a client sent (any JSON) and returns the normalised draft: text trimmed and without
  * invisible characters ({@link visibleText}; 1–100 characters, no control characters), time
- * rounded to 0.1 s within [0, 24 h], a known mode and colour (colour: "#rrggbb" of the palette,
- * any case, or the same as a 0xRRGGBB integer), and none of `blockedWords` ({@link
+ * rounded to 0.1 s within [0, 24 h], a known mode, a colour ({@link normaliseColor}), and none of `blockedWords` ({@link
  * containsBlockedWord}; `map` is the traditional→simplified table where the caller has it).
  */
 export function checkDraft(input: unknown, blockedWords: readonly string[] = [], map?: CharMap): DraftCheck {
@@ -109,12 +113,35 @@ export function checkDraft(input: unknown, blockedWords: readonly string[] = [],
   return { ok: true, draft: { text, time: roundTime(time), mode: mode as DanmakuMode, color } };
 }
 
-/** A palette colour from "#RRGGBB" (any case) or a 0xRRGGBB integer; null for anything else. */
-export function normaliseColor(value: unknown): DanmakuColor | null {
-  let hex: string | null = null;
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 0xffffff) hex = `#${value.toString(16).padStart(6, "0")}`;
-  else if (typeof value === "string" && /^#[0-9a-f]{6}$/i.test(value)) hex = value.toLowerCase();
-  return hex && (DANMAKU_COLORS as readonly string[]).includes(hex) ? (hex as DanmakuColor) : null;
+/**
+ * A comment's colour, lower-case "#rrggbb", from a 0xRRGGBB integer (DPlayer sends every colour it
+ * offers so) or a "#RRGGBB" string in any case (MacCMS, the site's own picker); null for anything
+ * else. Any colour is accepted, not only the picker's (decisions/0042-danmaku-any-colour.md).
+ */
+export function normaliseColor(value: unknown): HexColor | null {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 0xffffff) return `#${value.toString(16).padStart(6, "0")}`;
+  if (typeof value === "string" && /^#[0-9a-f]{6}$/i.test(value)) return value.toLowerCase() as HexColor;
+  return null;
+}
+
+/** Relative luminance (WCAG 2) below which a colour counts as dark: under 3:1 contrast against black. */
+export const DARK_LUMINANCE = 0.1;
+
+/** WCAG 2 relative luminance of a "#rrggbb" colour, 0 (black) to 1 (white). */
+export function relativeLuminance(color: HexColor): number {
+  const channel = (at: number) => {
+    const c = Number.parseInt(color.slice(at, at + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/**
+ * Whether a comment's colour is too dark to read inside the overlay's black outline: such a
+ * comment keeps its colour and is drawn with a light outline instead (decisions/0042-danmaku-any-colour.md).
+ */
+export function isDarkColor(color: HexColor): boolean {
+  return relativeLuminance(color) < DARK_LUMINANCE;
 }
 
 /**

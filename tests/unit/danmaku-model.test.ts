@@ -5,6 +5,8 @@ import { DEFAULT_BLOCKED_WORDS } from "../../shared/danmaku/blocked-words";
 import {
   checkDraft,
   containsBlockedWord,
+  DANMAKU_COLORS,
+  isDarkColor,
   MIN_GAP_MS,
   modeOfDplayerType,
   normaliseColor,
@@ -193,6 +195,15 @@ describe("DPlayer mapping and rooms", () => {
     expect(modeOfDplayerType("1")).toBe("top");
     expect(modeOfDplayerType(3)).toBeNull();
     expect(normaliseColor("#FFD302")).toBe("#ffd302");
+    // Any colour, not only the palette's: DPlayer's red and MacCMS's strings (decisions/0042).
+    expect(normaliseColor(15024726)).toBe("#e54256");
+    expect(normaliseColor(0)).toBe("#000000");
+    expect(normaliseColor("#D500F9")).toBe("#d500f9");
+    for (const bad of ["#fff", "d500f9", 0x1000000, -1, 2.5, "15024726"]) expect(normaliseColor(bad)).toBeNull();
+  });
+  it("calls a colour dark only where the black outline cannot carry it: never a palette colour or one of DPlayer's", () => {
+    for (const color of [...DANMAKU_COLORS, "#e54256", "#ffe133", "#64dd17", "#39ccff", "#d500f9"] as const) expect(isDarkColor(color), color).toBe(false);
+    for (const color of ["#000000", "#102030", "#333333", "#000080", "#400000"] as const) expect(isDarkColor(color), color).toBe(true);
     expect(toDplayerItem({ id: 1, time: 1.5, text: "t", mode: "top", color: "#00cd00", author: "u", created: 0 })).toEqual([1.5, 1, 0x00cd00, "u", "t"]);
   });
   it("keys a room per episode: the video id for episode 1, {videoId}~{n} after, and reads keys back", () => {

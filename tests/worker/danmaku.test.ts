@@ -109,7 +109,7 @@ describe("posting and reading", () => {
       [{ text: "a\u0007b" }, "弹幕包含不允许的字符"],
       [{ text: "好", time: -1 }, "弹幕时间无效"],
       [{ text: "好", type: 7 }, "弹幕位置无效"],
-      [{ text: "好", color: "#123456" }, "弹幕颜色无效"],
+      [{ text: "好", color: "#12345g" }, "弹幕颜色无效"],
     ];
     const { jar } = await signUp("dm-check");
     for (const [fields, msg] of cases) {

@@ -73,7 +73,7 @@ const LATIN = /[a-z]/;
 const MAX_PATTERN_LETTERS = 12;
 
 /** The matches as a common table `m (id, tier)` and its parameters (numbered ?1 …). */
-interface Matches {
+export interface Matches {
   sql: string;
   params: Array<string | number>;
 }
@@ -321,8 +321,23 @@ function matchesOf(db: D1Database, terms: readonly string[]): Promise<Matches> |
   return matchesByPinyin(db, terms);
 }
 
+/**
+ * The site search's matches of a raw query (normalised and split as the /search page does) as
+ * the common table `m (id, tier)`, ordered by `m.tier, t.position` for relevance; null when the
+ * query has no terms. Other callers (the provide API's `wd`, worker/feeds/d1-source.ts) join it
+ * to `titles t` so that they find and rank exactly what the search finds.
+ */
+export async function searchMatches(db: D1Database, raw: string): Promise<Matches | null> {
+  const q = normaliseQuery(raw);
+  const terms = q ? queryTerms(q, toSimplified) : [];
+  return terms.length > 0 ? await matchesOf(db, terms) : null;
+}
+
+/** ORDER BY of the relevance order over `m` and `titles t`. */
+export const RELEVANCE_ORDER = "m.tier, t.position";
+
 const ORDER: Record<SearchSort, string> = {
-  relevance: "m.tier, t.position",
+  relevance: RELEVANCE_ORDER,
   rating: "t.rating DESC, m.tier, t.position",
   year: "t.year DESC, m.tier, t.position",
   title: "t.title_order, m.tier, t.position",

@@ -3,6 +3,7 @@
  * {room} is a room key, `{videoId}` or `{videoId}~{episode}` (room-id.ts):
  *   GET  /api/danmaku/{room}?from=&to=   comments in a time window (JSON, short edge cache)
  *   GET  /api/danmaku/v3/?id={room}      the same in DPlayer's v3 shape
+ *   OPTIONS on both                      CORS preflight: the reads are open to any origin (cors.ts)
  *   POST /api/danmaku/v3/                DPlayer's send (signed in, same-site Origin)
  *   GET  /api/danmaku/{room}/ws          the room's WebSocket (same-site Origin; anyone reads,
  *                                        signed-in users post)
@@ -29,6 +30,7 @@ import { applySession, createRequestSession, currentUser, storedSession, userFro
 import { MAX_READ, SESSION_HEADER, WORDS_HEADER, type PostResult, type RoomInfo, type SocketSession } from "./room";
 import { findRoom, type RoomRef } from "./room-id";
 import { cachedJson } from "../edge-answers";
+import { allowAnyOrigin, danmakuPreflight } from "./cors";
 
 /** Seconds the edge (and the browser) keeps a window or v3 answer: new comments arrive over the socket. */
 export const READ_CACHE_SECONDS = 5;
@@ -108,8 +110,10 @@ function dplayerError(c: Context<AppEnv>, code: DanmakuErrorCode, retryAfterMs?:
 export const danmakuApi = new Hono<AppEnv>();
 
 // DPlayer v3 read: {code: 0, data: [[time, type, colour, author, text], …]} by time.
-danmakuApi.get("/v3/", (c) => readV3(c));
-danmakuApi.get("/v3", (c) => readV3(c));
+danmakuApi.get("/v3/", async (c) => allowAnyOrigin(await readV3(c)));
+danmakuApi.get("/v3", async (c) => allowAnyOrigin(await readV3(c)));
+danmakuApi.options("/v3/", danmakuPreflight);
+danmakuApi.options("/v3", danmakuPreflight);
 
 async function readV3(c: Context<AppEnv>): Promise<Response> {
   const room = await findRoom(c.env, c.req.query("id") ?? "");
@@ -126,7 +130,8 @@ async function readV3(c: Context<AppEnv>): Promise<Response> {
 const postV3 = [
   bodyLimit({ maxSize: MAX_MESSAGE_BYTES, onError: (c) => dplayerError(c as Context<AppEnv>, "tooLarge") }),
   async (c: Context<AppEnv>) => {
-    if (!isFromThisSite(c.req.raw, c.env)) return dplayerError(c, "foreign");
+    // Another origin may read the refusal (cors.ts), never write.
+    if (!isFromThisSite(c.req.raw, c.env)) return allowAnyOrigin(dplayerError(c, "foreign"));
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await c.req.arrayBuffer()));
@@ -183,9 +188,12 @@ danmakuApi.get("/:room/ws", async (c) => {
   return upgraded.webSocket ? new Response(null, { status: 101, webSocket: upgraded.webSocket }) : upgraded;
 });
 
-// A time window of one room's comments.
-danmakuApi.get("/:room", async (c) => {
-  const room = await findRoom(c.env, c.req.param("room"));
+// A time window of one room's comments, readable from any origin.
+danmakuApi.options("/:room", danmakuPreflight);
+danmakuApi.get("/:room", async (c) => allowAnyOrigin(await readWindow(c)));
+
+async function readWindow(c: Context<AppEnv>): Promise<Response> {
+  const room = await findRoom(c.env, c.req.param("room") ?? "");
   if (!room) return apiError(c, "unknownVideo");
   const from = timeParam(c.req.query("from"), 0);
   const to = timeParam(c.req.query("to"), MAX_VIDEO_TIME);
@@ -194,4 +202,4 @@ danmakuApi.get("/:room", async (c) => {
     const comments = await roomOf(c.env, room).list(infoOf(room), from, to);
     return { body: { room: room.key, videoId: room.videoId, episode: room.episode, from, to, comments } };
   });
-});
+}

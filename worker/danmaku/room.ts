@@ -21,7 +21,7 @@ import {
   type DanmakuDraft,
   type DanmakuErrorCode,
   type DanmakuMode,
-  type DanmakuColor,
+  type HexColor,
   type ServerMessage,
 } from "../../shared/danmaku/model";
 import { configOf } from "../config";
@@ -99,7 +99,7 @@ const toComment = (r: Row): DanmakuComment => ({
   time: r.time,
   text: r.text,
   mode: r.mode as DanmakuMode,
-  color: r.color as DanmakuColor,
+  color: r.color as HexColor,
   author: r.author,
   created: r.created,
 });

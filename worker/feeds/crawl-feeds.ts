@@ -41,14 +41,14 @@ function videoEntry(origin: string, title: FeedTitle, page: EpisodePage): string
   const seconds = Math.min(MAX_DURATION, Math.max(1, durationSeconds(page.duration)));
   const tags = [...new Set([...video.category, ...video.tags])].slice(0, MAX_TAGS);
   return (
-    `<url><loc>${xmlText(origin + encodeURI(page.path))}</loc><video:video>` +
+    `<url><loc>${xmlText(origin + encodeURI(page.path))}</loc><lastmod>${isoDate(title.updatedAt)}</lastmod><video:video>` +
     `<video:thumbnail_loc>${xmlText(origin + normaliseMediaPath(video.coverImage))}</video:thumbnail_loc>` +
     `<video:title>${xmlText(page.name)}</video:title>` +
     `<video:description>${xmlText(video.description)}</video:description>` +
     `<video:content_loc>${xmlText(origin + normaliseMediaPath(page.videoFile))}</video:content_loc>` +
     `<video:duration>${seconds}</video:duration>` +
     `<video:rating>${(video.rating / 2).toFixed(1)}</video:rating>` +
-    `<video:publication_date>${isoDate(title.updatedAt)}</video:publication_date>` +
+    `<video:publication_date>${isoDate(title.publishedAt)}</video:publication_date>` +
     `<video:family_friendly>yes</video:family_friendly>` +
     tags.map((tag) => `<video:tag>${xmlText(tag)}</video:tag>`).join("") +
     `</video:video></url>`
@@ -88,19 +88,31 @@ export interface RssChannel {
   description: string;
 }
 
-/** RSS 2.0 of the latest titles (newest update first), each linking to its page with its cover. */
-export function rssXml(channel: RssChannel, titles: readonly FeedTitle[], now: number): string {
+/** A title's progressive MP4 as an RSS enclosure: its absolute URL and its size in bytes. */
+export interface Enclosure {
+  url: string;
+  length: number;
+}
+
+/**
+ * RSS 2.0 of the latest titles (newest update first), each linking to its page with its cover,
+ * dated when it was first published, with its progressive MP4 as the enclosure where
+ * `enclosures` (by title id) has it.
+ */
+export function rssXml(channel: RssChannel, titles: readonly FeedTitle[], now: number, enclosures: ReadonlyMap<string, Enclosure> = new Map()): string {
   const { origin } = channel;
   const items = titles
-    .map(({ video, updatedAt }) => {
+    .map(({ video, publishedAt }) => {
+      const enclosure = enclosures.get(video.id);
       const link = xmlText(`${origin}/video/${video.id}`);
       const cover = xmlText(origin + normaliseMediaPath(video.coverImage));
       const status = video.status ? `（${video.status}）` : "";
       return (
         `<item><title>${cdata(video.title + status)}</title><link>${link}</link><guid isPermaLink="true">${link}</guid>` +
-        `<pubDate>${new Date(updatedAt).toUTCString()}</pubDate>` +
+        `<pubDate>${new Date(publishedAt).toUTCString()}</pubDate>` +
         video.category.map((c) => `<category>${xmlText(c)}</category>`).join("") +
         `<description>${cdata(video.description)}</description>` +
+        (enclosure ? `<enclosure url="${xmlText(enclosure.url)}" length="${enclosure.length}" type="video/mp4"/>` : "") +
         `<media:thumbnail url="${cover}"/></item>`
       );
     })

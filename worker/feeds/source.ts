@@ -15,8 +15,10 @@ export interface FeedTitle {
   video: Video;
   /** Category id of the title (FeedCategory.id): its first category that has an id. */
   typeId: number;
-  /** When the title (or one of its episodes) last changed, ms since the epoch. */
+  /** When the title (or one of its episodes) last changed, ms since the epoch (the import that changed its entry). */
   updatedAt: number;
+  /** When the title was first published, ms since the epoch (its first import; a re-import never moves it). */
+  publishedAt: number;
   /** The title in pinyin without spaces ("wuganglaixin"), for MacCMS's vod_en. */
   pinyin: string;
 }
@@ -24,7 +26,11 @@ export interface FeedTitle {
 export interface TitleQuery {
   /** Only this category id and its sub-categories. */
   typeId?: number;
-  /** Matched against the title, its aliases, directors and actors (case-insensitive substring). */
+  /**
+   * The site search's query (worker/catalogue/search.ts: pinyin, initials, traditional
+   * characters, several words; title, aliases, people, tags, categories, description): the
+   * matches come in the search's relevance order instead of update order.
+   */
   keyword?: string;
   /** Only titles updated at or after this instant (ms). */
   updatedSince?: number;
@@ -41,7 +47,7 @@ export interface TitleQuery {
 export interface TitlePage {
   /** Titles matching the query, before offset and limit. */
   total: number;
-  /** Newest update first. */
+  /** Newest update first (with a keyword: best match first). */
   items: FeedTitle[];
 }
 
@@ -59,21 +65,18 @@ export function isEnded(video: Video): boolean {
   return video.totalEpisodes === undefined || video.episodes.length >= video.totalEpisodes;
 }
 
-export function matchesQuery(title: FeedTitle, query: TitleQuery, parents: ReadonlyMap<number, number>): boolean {
+/** Whether a title passes the query's filters other than the keyword (the search decides that). */
+export function matchesFilters(title: FeedTitle, query: TitleQuery, parents: ReadonlyMap<number, number>): boolean {
   const { video } = title;
   if (query.typeId !== undefined && title.typeId !== query.typeId && parents.get(title.typeId) !== query.typeId) return false;
   if (query.updatedSince !== undefined && title.updatedAt < query.updatedSince) return false;
   if (query.yearFrom !== undefined && video.year < query.yearFrom) return false;
   if (query.yearTo !== undefined && video.year > query.yearTo) return false;
   if (query.ended !== undefined && isEnded(video) !== query.ended) return false;
-  if (query.keyword) {
-    const needle = query.keyword.toLowerCase();
-    const fields = [video.title, ...(video.aliases ?? []), ...(video.directors ?? []), ...(video.actors ?? [])];
-    if (!fields.some((field) => field.toLowerCase().includes(needle))) return false;
-  }
   return true;
 }
 
-export function toFeedTitle(video: Video, updatedAt: number, pinyin: string): FeedTitle {
-  return { video, typeId: typeIdOf(video), updatedAt, pinyin: pinyin.replace(/[^a-z0-9]/g, "") };
+/** A feed title; `publishedAt` defaults to `updatedAt` (a title never changed since it was published). */
+export function toFeedTitle(video: Video, updatedAt: number, pinyin: string, publishedAt = updatedAt): FeedTitle {
+  return { video, typeId: typeIdOf(video), updatedAt, publishedAt, pinyin: pinyin.replace(/[^a-z0-9]/g, "") };
 }

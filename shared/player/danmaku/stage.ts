@@ -12,7 +12,7 @@
  * Lanes never overlap (lanes.ts). Everything follows the video: paused with it, rate-matched,
  * cleared on a seek. With reduced motion, scrolling comments are shown like top ones (static).
  */
-import { containsBlockedWord, type DanmakuComment, type DanmakuMode } from "../../danmaku/model";
+import { containsBlockedWord, isDarkColor, type DanmakuComment, type DanmakuMode } from "../../danmaku/model";
 import { pickLane, type LaneOccupant } from "./lanes";
 
 /** Time a scrolling comment takes to cross the stage (ms of video time). */
@@ -282,7 +282,7 @@ export class DanmakuStage {
       }
       if (!place) continue;
       const el = this.pool.pop() ?? document.createElement("span");
-      el.className = `danmaku-item danmaku-${mode === "scroll" ? "scroll" : "fixed"}${own ? " danmaku-own" : ""}`;
+      el.className = `danmaku-item danmaku-${mode === "scroll" ? "scroll" : "fixed"}${own ? " danmaku-own" : ""}${isDarkColor(comment.color) ? " danmaku-dark" : ""}`;
       el.textContent = comment.text;
       el.style.color = comment.color;
       el.style.top = mode === "bottom" ? "" : `${place.lane * laneHeight}px`;
