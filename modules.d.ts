@@ -18,3 +18,12 @@ declare module "hls.js/light" {
   import Hls from "hls.js";
   export default Hls;
 }
+
+/**
+ * A player page's inline scripts, compiled from client/inline/ (scripts/inline-scripts.ts): each
+ * is the code before the page's files and the code after them (shared/player/page-scripts.ts).
+ */
+declare module "virtual:inline-scripts" {
+  export const head: readonly [before: string, after: string];
+  export const boot: readonly [before: string, after: string];
+}

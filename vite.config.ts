@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { defineConfig, type Manifest, type Plugin } from "vite";
 import { searchKeysCurrent } from "./scripts/search-keys-inputs.mjs";
 import { checkCatalogueFile, checkReport, CATALOGUE_FILE } from "./scripts/catalogue/check.ts";
+import { inlineScripts } from "./scripts/inline-scripts.ts";
 
 const root = import.meta.dirname;
 const CLIENT_ENTRY = "client/entry.tsx";
@@ -143,6 +144,7 @@ export default defineConfig(({ command }) => ({
     catalogueCheck(),
     searchKeys(),
     clientAssets(),
+    inlineScripts(root),
     ...(command === "serve"
       ? [
           devServer({

@@ -3,7 +3,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider, type Loa
 import clientAssets from "virtual:client-assets";
 import { Document, playerPageScripts, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
-import { pageBootScript } from "../shared/player/engine-choice";
+import { pageBootScript } from "../shared/player/page-scripts";
 import { streamStartLinkHeader } from "../shared/player/stream-start";
 import type { VideoData } from "../shared/loaders";
 import type { RootData } from "../shared/root-data";
@@ -90,7 +90,7 @@ function closedOnError(stream: ReadableStream<Uint8Array>, path: string): Readab
 
 /** Route modules whose page plays a stream (the detail page's player). */
 const STREAM_PAGES = new Set(["shared/pages/VideoPage.tsx"]);
-/** The hls.js build the player imports (shared/player/engine-choice.ts, loadHls). */
+/** The hls.js build the player imports (shared/player/load-hls.ts, loadHls). */
 /** Pages whose HTML holds an e-mail link's token (/auth/confirm, /auth/reset): never stored anywhere. */
 const CARRIES_LINK_TOKEN = /^\/auth\/(?:confirm|reset)\/?$/;
 
@@ -102,7 +102,7 @@ const PLAYER_MODULE = "shared/player/VideoPlayer.tsx";
  * The client files of this page: the entry, plus the chunks of the lazy routes it matched
  * (preloaded), and on a page that plays a stream the hls.js and player chunks and the early
  * hls.js start, which its inline scripts fetch only where the browser will play it with hls.js
- * (shared/Document.tsx, shared/player/engine-choice.ts).
+ * (shared/Document.tsx, shared/player/page-scripts.ts).
  */
 type RouteMatch = { route: { id: string; handle?: unknown } };
 
@@ -189,7 +189,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
       {
         nonce,
         // On a page with a player the page's modules are started by an inline script after the
-        // hydration data (engine-choice.ts, pageBootScript), elsewhere by React's bootstrap module.
+        // hydration data (shared/player/page-scripts.ts, pageBootScript), elsewhere by React's bootstrap module.
         bootstrapScriptContent:
           `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` +
           (playerScripts ? pageBootScript(playerScripts) : ""),

@@ -8,7 +8,7 @@ import { masterPlaylistPath, mediaNumberOf, storyboardPath, subtitlesPath } from
 import { playerConfig } from "./config";
 import { PlayerControls } from "./PlayerControls";
 import { BigPlay, GestureHintView, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
-import { HLS_MIME, initialSource } from "./engine-choice";
+import { HLS_MIME, initialSource } from "../playback/engine-choice";
 import { DanmakuMount } from "./danmaku/DanmakuMount";
 import { useAutoHideControls } from "./useAutoHideControls";
 import { useFullscreen } from "./useFullscreen";

@@ -2,7 +2,7 @@ import type HlsType from "hls.js";
 import type { ErrorData, HlsConfig, Level as HlsLevel, LevelSwitchedData } from "hls.js";
 import type { QualityChoice } from "../library";
 import { playerConfig } from "./config";
-import { browserConnection } from "./engine-choice";
+import { browserConnection } from "./page-engine";
 import { levelForChoice, type Level } from "./quality";
 
 /**

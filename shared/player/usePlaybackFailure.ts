@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState, type RefObject, type SyntheticEvent } from "react";
 import { useNavigate } from "react-router";
-import { HLS_MIME } from "./engine-choice";
+import { HLS_MIME } from "../playback/engine-choice";
 import { MAX_FAILURES, recordFailure, resetFailures } from "./failure-counter";
 
 interface FailureWiring {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseEngine, FAST_LINK_MBPS, isFastLink } from "../../shared/player/engine-choice";
+import { chooseEngine, FAST_LINK_MBPS, isFastLink } from "../../shared/playback/engine-choice";
 import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, type Level } from "../../shared/player/quality";
 
 const level = (height: number, bandwidth: number): Level => ({ height, bandwidth, url: `/stream/1/${height}p.m3u8` });
