@@ -7,7 +7,7 @@ declare module "virtual:client-assets" {
     preloads: string[];
     /** Source path of a lazily loaded module → its chunk and the chunks it imports. */
     lazy: Record<string, string[]>;
-    /** The early hls.js start's chunk, then the chunks it imports (shared/player/hls-start-boot.ts). */
+    /** The early hls.js start's chunk, then the chunks it imports (client/hls-start-boot.ts). */
     hlsStart: string[];
   };
   export default assets;

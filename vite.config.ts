@@ -11,7 +11,7 @@ import { inlineScripts } from "./scripts/inline-scripts.ts";
 const root = import.meta.dirname;
 const CLIENT_ENTRY = "client/entry.tsx";
 /** The early start of hls.js on a player page, before the page's own modules (docs/decisions/0058-early-hls-start.md). */
-const HLS_START_ENTRY = "shared/player/hls-start-boot.ts";
+const HLS_START_ENTRY = "client/hls-start-boot.ts";
 
 /**
  * The worker learns the hashed names of the client bundle from this module:

@@ -4,7 +4,7 @@ import clientAssets from "virtual:client-assets";
 import { Document, playerPageScripts, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
 import { pageBootScript } from "../shared/player/page-scripts";
-import { streamStartLinkHeader } from "../shared/player/stream-start";
+import { streamStartLinkHeader } from "../shared/playback/stream-start";
 import type { VideoData } from "../shared/loaders";
 import type { RootData } from "../shared/root-data";
 import { createRoutes, type LazyHandle } from "../shared/routes";
@@ -136,7 +136,7 @@ function assetsFor(matches: readonly RouteMatch[], status: number): DocumentAsse
 
 /**
  * The `Link` header of a page that plays a stream: the player's first two playlists, preloaded
- * from the response headers (shared/player/stream-start.ts). Null on other pages.
+ * from the response headers (shared/playback/stream-start.ts). Null on other pages.
  */
 function streamStartLinks(matches: readonly RouteMatch[], loaderData: Record<string, unknown>, status: number, url: URL): string | null {
   const match = streamPageMatch(matches, status);

@@ -84,7 +84,7 @@ export const ENGINE_FLAG = "__engine";
 /** The window flag the head script sets when this page's JavaScript waits for the video's first frame. */
 export const VIDEO_FIRST_FLAG = "__videoFirst";
 
-/** The window flag the head script sets when hls.js starts before the page's JavaScript (shared/player/hls-start-boot.ts). */
+/** The window flag the head script sets when hls.js starts before the page's JavaScript (client/hls-start-boot.ts). */
 export const HLS_FIRST_FLAG = "__hlsFirst";
 
 /**
@@ -112,7 +112,7 @@ export interface PageScripts {
   preloads: readonly string[];
   /** The hls.js chunk and the player island's chunks. */
   streamChunks: readonly string[];
-  /** The early start of hls.js (shared/player/hls-start-boot.ts) first, then its imports and the hls.js chunk. */
+  /** The early start of hls.js (client/hls-start-boot.ts) first, then its imports and the hls.js chunk. */
   hlsStart: readonly string[];
 }
 

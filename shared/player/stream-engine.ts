@@ -2,7 +2,7 @@ import type { QualityChoice } from "../library";
 import type { EngineKind } from "../playback/engine-choice";
 import { loadHls } from "./load-hls";
 import { sortedLevels, startHls, takeEarlyHls, type EngineEvents, type HlsPlayback } from "./hls-playback";
-import { levelForChoice, nearestHeight, type Level } from "./quality";
+import { levelForChoice, nearestHeight, type Level } from "../playback/quality";
 
 export type { EngineEvents } from "./hls-playback";
 

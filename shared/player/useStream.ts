@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import type { QualityChoice } from "../library";
-import type { Level } from "./quality";
+import type { Level } from "../playback/quality";
 import type { EngineKind } from "../playback/engine-choice";
 import { pageEngine } from "./page-engine";
 import { startEngine, switchSource, type StreamEngine } from "./stream-engine";

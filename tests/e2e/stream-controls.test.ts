@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTime } from "../../shared/format";
-import { levelLabel } from "../../shared/player/quality";
+import { levelLabel } from "../../shared/playback/quality";
 import { START_RENDITION_HEIGHT } from "../../shared/stream/contract";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import {

@@ -1,7 +1,7 @@
 import { episodeMedia } from "../episodes";
 import type { Video } from "../catalogue/types";
 import { mediaNumberOf, streamStartPaths } from "../stream/contract";
-import { initialSource } from "../playback/engine-choice";
+import { initialSource } from "./engine-choice";
 
 /**
  * The files the player of this title and episode fetches first, which its page preloads: the

@@ -8,11 +8,11 @@
  * then starts on that rendition itself) or where hls.js cannot play: the event fires at once.
  * docs/decisions/0058-early-hls-start.md.
  */
-import { parseQuality, PREFS_KEY } from "../stored-prefs";
-import { playerConfig } from "./config";
-import { EARLY_HLS_EVENT } from "../playback/engine-choice";
-import { loadHls } from "./load-hls";
-import { bufferedAhead, setEarlyHls, startHls } from "./hls-playback";
+import { parseQuality, PREFS_KEY } from "../shared/stored-prefs";
+import { playerConfig } from "../shared/playback/config";
+import { EARLY_HLS_EVENT } from "../shared/playback/engine-choice";
+import { loadHls } from "../shared/player/load-hls";
+import { bufferedAhead, setEarlyHls, startHls } from "../shared/player/hls-playback";
 
 let signalled = false;
 /** Lets the page's modules come (once). */
