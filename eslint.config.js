@@ -2,7 +2,8 @@
 /**
  * ESLint (flat config): typescript-eslint's type-checked rules, React's hooks rules and
  * jsx-a11y over every TypeScript and JavaScript file (but env.d.ts, which `wrangler types`
- * writes), and no raw read of a configuration variable outside worker/config.ts. `npm run lint`
+ * writes, and the pure layer's platform declarations), no raw read of a configuration variable
+ * outside worker/config.ts, and the imports each layer may not make (LAYER_IMPORTS). `npm run lint`
  * runs it with `--max-warnings 0`, and `npm test` runs it before any test.
  */
 import js from "@eslint/js";
@@ -28,8 +29,82 @@ const RAW_VARIABLE_READS = [
   `VariableDeclarator[init.property.name='env']:not([init.object.name='process']) > ObjectPattern > Property[key.name=${VARIABLE}]`,
 ].map((selector) => ({ selector, message: RAW_VARIABLE_MESSAGE }));
 
+/**
+ * The layers (docs/ARCHITECTURE.md "Layers", docs/decisions/0016-layers.md) and the imports each
+ * may not make. Every import of the project is relative, so a pattern names the folder a
+ * specifier reaches into: `(^|/)worker/` is worker/ from anywhere.
+ */
+const UI = ["shared/pages/**", "shared/components/**", "shared/player/**", "shared/routes/**", "shared/*.tsx", "shared/loaders.ts"];
+/**
+ * A relative import of one of these folders or files.
+ * @param {string[]} names
+ * @param {string} message
+ */
+const into = (names, message) => ({ regex: `^\\.\\.?/(?:.*/)?(?:${names.join("|")})(?:/|$)`, message });
+const NOT_SCRIPTS = into(["scripts"], "scripts/ is for the command line: nothing the site runs imports it.");
+/** @type {import("eslint").Linter.Config[]} */
+const LAYER_IMPORTS = [
+  {
+    // Pure shared: rules and data shapes that any runtime can run — no UI, no browser, no bindings, no I/O.
+    files: ["shared/**/*.{ts,tsx}"],
+    ignores: UI,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            ...["react", "react-dom", "react-dom/client", "react-dom/server", "hls.js", "hls.js/light"].map((name) => ({
+              name,
+              message: "Pure shared code renders nothing and plays nothing: this belongs in the UI folders (shared/pages, components, player).",
+            })),
+            { name: "react-router", allowTypeImports: true, message: "Pure shared code may name a loader's types (import type), never call the router." },
+          ],
+          patterns: [
+            into(
+              ["pages", "components", "player", "Document", "routes", "loaders"],
+              "Pure shared code does not import the UI (pages, components, player, the route table).",
+            ),
+            into(["client", "worker"], "Pure shared code imports neither the browser's nor the worker's code."),
+            NOT_SCRIPTS,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The UI (rendered by the worker, hydrated by the browser): the browser's and the worker's own code stay out.
+    files: UI,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [into(["client", "worker"], "The UI is rendered by both the worker and the browser: it imports neither's own code."), NOT_SCRIPTS] },
+      ],
+    },
+  },
+  {
+    files: ["client/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [into(["worker"], "The browser's code does not import the worker's."), NOT_SCRIPTS] }] },
+  },
+  {
+    files: ["worker/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [into(["client"], "The worker does not import the browser's code."), NOT_SCRIPTS] }] },
+  },
+];
+
 export default tseslint.config(
-  { ignores: ["dist/", ".wrangler/", ".media-cache/", "test-output/", "bench-results/", "coverage/", "shared/search/generated/", "env.d.ts"] },
+  {
+    ignores: [
+      "dist/",
+      ".wrangler/",
+      ".media-cache/",
+      "test-output/",
+      "bench-results/",
+      "coverage/",
+      "shared/search/generated/",
+      "env.d.ts",
+      "shared/web-platform.d.ts",
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   reactHooks.configs.flat.recommended,
@@ -62,4 +137,5 @@ export default tseslint.config(
     ignores: ["worker/config.ts"],
     rules: { "no-restricted-syntax": ["error", ...RAW_VARIABLE_READS] },
   },
+  ...LAYER_IMPORTS,
 );

@@ -9,7 +9,7 @@ declare module "virtual:client-assets" {
     lazy: Record<string, string[]>;
     /** A declared route's id (shared/routes/{id}.route.ts) → the chunks of its page and what they import. */
     routes: Record<string, string[]>;
-    /** The early hls.js start's chunk, then the chunks it imports (shared/player/hls-start-boot.ts). */
+    /** The early hls.js start's chunk, then the chunks it imports (client/hls-start-boot.ts). */
     hlsStart: string[];
   };
   export default assets;
@@ -25,4 +25,13 @@ declare module "virtual:admin-assets" {
 declare module "hls.js/light" {
   import Hls from "hls.js";
   export default Hls;
+}
+
+/**
+ * A player page's inline scripts, compiled from client/inline/ (scripts/inline-scripts.ts): each
+ * is the code before the page's files and the code after them (shared/player/page-scripts.ts).
+ */
+declare module "virtual:inline-scripts" {
+  export const head: readonly [before: string, after: string];
+  export const boot: readonly [before: string, after: string];
 }

@@ -7,11 +7,12 @@ import { defineConfig, type Manifest, type Plugin } from "vite";
 import { searchKeysCurrent } from "./scripts/search-keys-inputs.mjs";
 import { checkCatalogueFile, checkReport, CATALOGUE_FILE } from "./scripts/catalogue/check.ts";
 import { ADMIN_ENTRY, adminAssets } from "./scripts/admin/vite-admin-assets.ts";
+import { inlineScripts } from "./scripts/inline-scripts.ts";
 
 const root = import.meta.dirname;
 const CLIENT_ENTRY = "client/entry.tsx";
 /** The early start of hls.js on a player page, before the page's own modules (docs/decisions/0058-early-hls-start.md). */
-const HLS_START_ENTRY = "shared/player/hls-start-boot.ts";
+const HLS_START_ENTRY = "client/hls-start-boot.ts";
 
 /** A route declaration's module (shared/routes/{id}.route.ts): the build lists its page's chunks under its id. */
 const ROUTE_MODULE = /\/shared\/routes\/([^/]+)\.route\.tsx?$/;
@@ -145,6 +146,7 @@ export default defineConfig(({ command }) => ({
     searchKeys(),
     clientAssets(),
     adminAssets(root),
+    inlineScripts(root),
     ...(command === "serve"
       ? [
           devServer({

@@ -6,6 +6,7 @@ import { readCatalogue } from "./scripts/catalogue/check";
 import { generateCatalogue } from "./scripts/catalogue/generate";
 import { titleRows } from "./scripts/catalogue/rows";
 import { E2E_MEDIA_ENV } from "./tests/e2e/site-env";
+import { inlineScripts } from "./scripts/inline-scripts";
 
 const root = import.meta.dirname;
 const GENERATED_TITLES = 360;
@@ -36,7 +37,11 @@ export default defineConfig(async () => {
         }),
       ],
       resolve: {
-        alias: { "virtual:client-assets": path.join(root, "dist/client-assets.js"), "virtual:admin-assets": path.join(root, "dist/admin-assets.js") },
+        alias: {
+          "virtual:client-assets": path.join(root, "dist/client-assets.js"),
+          "virtual:admin-assets": path.join(root, "dist/admin-assets.js"),
+          "virtual:inline-scripts": path.join(root, "dist/inline-scripts.js"),
+        },
       },
       // wrangler.toml defines NODE_ENV=production (React's production build): compile JSX to match.
       oxc: { jsx: { runtime: "automatic" as const, development: false } },
@@ -56,6 +61,8 @@ export default defineConfig(async () => {
       maxWorkers: Math.max(2, os.availableParallelism() - 1),
       projects: [
         {
+          // A player page's inline scripts, compiled from client/inline/ as the build does.
+          plugins: [inlineScripts(root)],
           test: {
             name: "unit",
             include: ["tests/unit/**/*.test.{ts,tsx}"],

@@ -1,4 +1,4 @@
-import type { AccountActions, AuthFailure, AuthResult } from "../shared/account-context";
+import type { AccountActions, AuthFailure, AuthResult } from "../shared/account-actions";
 import type { DeviceSession } from "../shared/device-session";
 import { authErrorMessage } from "../shared/auth-messages";
 import { parseLibrary, type Library } from "../shared/library";

@@ -1,7 +1,7 @@
 import { startTransition, StrictMode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { createBrowserRouter, matchRoutes, RouterProvider } from "react-router";
-import { AccountContext } from "../shared/account-context";
+import { AccountContext } from "../shared/components/account-context";
 import { Document } from "../shared/Document";
 import type { RootData } from "../shared/root-data";
 import { createRoutes, isDataPageIn, loadLazyMatches } from "../shared/routes/create-routes";
@@ -14,7 +14,7 @@ import { clientRootLoader } from "./root-loader";
 import { browserPageData } from "./page-data";
 import { installLinkNavigation } from "./link-navigation";
 import { installPrefetch } from "./prefetch";
-import { fetchRanking } from "../shared/ranking-client";
+import { fetchRanking } from "./ranking-client";
 import "./styles.css";
 
 installCoverFallback(document);

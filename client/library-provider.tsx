@@ -2,7 +2,6 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import {
   DEFAULT_PREFS,
   EMPTY_LIBRARY,
-  LibraryContext,
   parseLibrary,
   parsePrefs,
   recordPosition,
@@ -11,7 +10,8 @@ import {
   type LibraryApi,
   type PlayerPrefs,
 } from "../shared/library";
-import { afterIslandsHydrate } from "../shared/island-hydration";
+import { LibraryContext } from "../shared/components/library-context";
+import { afterIslandsHydrate } from "../shared/player/island-hydration";
 import { LIBRARY_KEY, LIBRARY_OWNER_KEY, PREFS_KEY } from "../shared/stored-prefs";
 
 /** Fired on `window` when this tab writes the library, so every provider of the tab re-reads it. */

@@ -2,7 +2,7 @@
 /**
  * The module files a page's HTML makes the browser fetch before it hydrates: its module scripts
  * and modulepreload links, and on a page with a player the files its inline boot script starts
- * (shared/player/engine-choice.ts, pageBootScript: the entry and the route's chunks). The chunks
+ * (client/inline/page-boot.ts: the entry and the route's chunks). The chunks
  * only the hls.js path adds (hls.js and the player island) are not among them: they are not in
  * the route's JavaScript budget (docs/performance.md). Used by `npm run bench`, the catalogue
  * bench and tests/worker/js-budget.test.ts.
@@ -33,5 +33,5 @@ export function inlineScripts(html) {
  */
 export function bootScriptOf(body) {
   if (!body.includes('createElement("script")')) return null;
-  return body.slice(body.lastIndexOf("(function(){"));
+  return body.slice(body.lastIndexOf("(()=>{"));
 }

@@ -22,7 +22,7 @@ import TSCharacters from "opencc-js/dict/TSCharacters";
 import HKVariantsRev from "opencc-js/dict/HKVariantsRev";
 import TWVariantsRev from "opencc-js/dict/TWVariantsRev";
 import CJKCompatibility from "opencc-js/dict/CJK_Compatibility_Ideographs";
-import { videos } from "../shared/catalogue/index";
+import { videos } from "./catalogue/titles";
 import { pinyinKey } from "./catalogue/pinyin";
 import { searchKeysInputsHash } from "./search-keys-inputs.mjs";
 

@@ -4,7 +4,8 @@
  * `npm test`: every check and test layer in one command.
  *  1. static checks, each stopping the run on failure: env.d.ts is what `wrangler types` makes
  *     of wrangler.toml (scripts/types.mjs --check), `tsc --noEmit` (worker, client, shared,
- *     scripts, tests), `eslint . --max-warnings 0`, `prettier --check .`, every repository path
+ *     scripts, tests) and again for the pure layer without DOM or runtime types
+ *     (tsconfig.pure.json), `eslint . --max-warnings 0`, `prettier --check .`, every repository path
  *     named in a comment or a doc exists (scripts/check-paths.mjs)
  *     (`--no-checks` skips them: the test:unit/worker/e2e scripts),
  *     (with e2e tests to run, the e2e site's media start packing first, alongside everything
@@ -33,6 +34,7 @@ const args = process.argv.slice(2).filter((a) => a !== "--no-checks");
 const CHECKS = [
   ["types", "scripts/types.mjs", ["--check"], "npm run types"],
   ["typecheck", "node_modules/typescript/bin/tsc", ["--noEmit"], "npm run typecheck"],
+  ["typecheck (pure layer)", "node_modules/typescript/bin/tsc", ["--noEmit", "-p", "tsconfig.pure.json"], "npm run typecheck"],
   ["lint", "node_modules/eslint/bin/eslint.js", [".", "--max-warnings", "0"], "npm run lint"],
   ["format", "node_modules/prettier/bin/prettier.cjs", ["--check", ".", "--log-level", "warn"], "npm run format"],
   ["paths", "scripts/check-paths.mjs", [], "npm run check:paths"],

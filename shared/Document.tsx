@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { pageHeadScript, type PageScripts } from "./player/engine-choice";
+import type { PageScripts } from "./playback/engine-choice";
+import { pageHeadScript } from "./player/page-scripts";
 
 /** Hashed client files the page needs (from the Vite manifest). */
 export interface DocumentAssets {
@@ -8,13 +9,13 @@ export interface DocumentAssets {
   preloads: string[];
   /**
    * On pages that play a stream: the hls.js chunk and the player island's chunks. There an inline
-   * script decides when the page's modules load (engine-choice.ts, pageHeadScript and
-   * pageBootScript): after the video's first frame where the browser plays the stream itself,
+   * script decides when the page's modules load (client/inline/page-head.ts and
+   * page-boot.ts): after the video's first frame where the browser plays the stream itself,
    * after the early hls.js start has a head start where hls.js plays it (then with these chunks),
    * at once elsewhere.
    */
   streamChunks?: string[];
-  /** With streamChunks: the early hls.js start and hls.js (engine-choice.ts, PageScripts). */
+  /** With streamChunks: the early hls.js start and hls.js (shared/playback/engine-choice.ts, PageScripts). */
   hlsStart?: string[];
 }
 

@@ -1,4 +1,4 @@
-import type { AuthFailure } from "./account-context";
+import type { AuthFailure } from "./account-actions";
 import { authErrorMessage } from "./auth-messages";
 
 /**

@@ -1,13 +1,12 @@
-import { createContext, useContext } from "react";
 import { isTitleId } from "./catalogue/title-ids";
 import { parseQuality, type QualityChoice } from "./stored-prefs";
 
 /**
  * The visitor's library (favourites and watch history with resume positions)
- * and player preferences: pure types and logic, plus the React context the
- * pages read them from. The browser implementation (localStorage) lives in
- * client/library-provider.tsx; on the server the context default is used.
- * Nothing here touches `window`.
+ * and player preferences: pure types and logic. The pages read them from a React
+ * context (shared/components/library-context.ts); the browser implementation
+ * (localStorage) lives in client/library-provider.tsx; on the server the context
+ * default is used.
  */
 
 export const HISTORY_LIMIT = 100;
@@ -217,19 +216,4 @@ export interface LibraryApi {
   /** Saves the watch position of episode `episode` (default 1) of `id`. */
   savePosition: (id: string, position: number, duration: number, episode?: number) => void;
   setPrefs: (p: Partial<PlayerPrefs>) => void;
-}
-
-const noop = () => {};
-
-export const LibraryContext = createContext<LibraryApi>({
-  library: EMPTY_LIBRARY,
-  prefs: DEFAULT_PREFS,
-  ready: false,
-  toggleFavourite: noop,
-  savePosition: noop,
-  setPrefs: noop,
-});
-
-export function useLibrary(): LibraryApi {
-  return useContext(LibraryContext);
 }

@@ -3,7 +3,7 @@
  * chosen with ?period= (day is the default and is left out of the URL).
  */
 import type { LoaderFunctionArgs } from "react-router";
-import type { CardItem } from "./loaders";
+import type { CardItem } from "./catalogue/card";
 
 export type RankingPeriod = "day" | "week" | "month";
 

@@ -1,5 +1,4 @@
-import { useRouteLoaderData } from "react-router";
-import { defaultSiteConfig, type SiteConfig } from "./site-config";
+import type { SiteConfig } from "./site-config";
 import type { Library } from "./library";
 import type { SessionUser } from "./session-user";
 
@@ -12,9 +11,3 @@ export interface RootData {
 }
 
 export const ROOT_ROUTE_ID = "root";
-
-/** Root data; falls back to defaults while the root route itself is in error. */
-export function useRootData(): RootData {
-  const data = useRouteLoaderData<RootData>(ROOT_ROUTE_ID);
-  return data ?? { config: defaultSiteConfig(""), user: null, library: null };
-}

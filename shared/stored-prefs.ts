@@ -2,7 +2,7 @@
  * Where the visitor's library and player preferences are kept in the browser (localStorage keys,
  * read and written by client/library-provider.tsx) and the stored 清晰度's rule. Apart from
  * shared/library.ts, which holds React's context, because the early hls.js start reads the stored
- * 清晰度 before React has loaded (shared/player/hls-start-boot.ts).
+ * 清晰度 before React has loaded (client/hls-start-boot.ts).
  */
 
 /** localStorage keys. */

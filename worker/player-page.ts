@@ -4,18 +4,18 @@
  *
  * - the hls.js and player chunks and the early hls.js start, which its inline head and boot
  *   scripts fetch only where the browser will play the stream with hls.js (shared/Document.tsx,
- *   shared/player/engine-choice.ts, docs/decisions/0054 and 0058);
+ *   shared/player/page-scripts.ts, docs/decisions/0054 and 0058);
  * - the boot script, which starts the page's modules instead of React's bootstrap module;
- * - the `Link` header preloading the stream's first two playlists (shared/player/stream-start.ts,
+ * - the `Link` header preloading the stream's first two playlists (shared/playback/stream-start.ts,
  *   docs/decisions/0055).
  */
 import clientAssets from "virtual:client-assets";
 import { playerPageScripts, type DocumentAssets } from "../shared/Document";
 import type { VideoData } from "../shared/loaders";
-import { pageBootScript } from "../shared/player/engine-choice";
-import { streamStartLinkHeader } from "../shared/player/stream-start";
+import { pageBootScript } from "../shared/player/page-scripts";
+import { streamStartLinkHeader } from "../shared/playback/stream-start";
 
-/** The hls.js build the player imports (shared/player/engine-choice.ts, loadHls). */
+/** The hls.js build the player imports (shared/player/load-hls.ts, loadHls). */
 const HLS_MODULE = "node_modules/hls.js/dist/hls.light.mjs";
 /** The player island (shared/player/PlayerIsland.tsx): it takes over the early hls.js playback when it hydrates. */
 const PLAYER_MODULE = "shared/player/VideoPlayer.tsx";

@@ -157,7 +157,7 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
       {
         nonce,
         // On a page with a player the page's modules are started by an inline script after the
-        // hydration data (worker/player-page.ts), elsewhere by React's bootstrap module.
+        // hydration data (worker/player-page.ts, shared/player/page-scripts.ts), elsewhere by React's bootstrap module.
         bootstrapScriptContent:
           `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` + (player?.bootScript ?? ""),
         ...(player?.bootScript ? {} : { bootstrapModules: clientAssets.scripts }),

@@ -23,7 +23,7 @@ export const PROFILES: readonly NetworkProfile[] = [
   { name: "3G", downBps: 750_000, upBps: 250_000, rttMs: 300 },
 ];
 
-/** A forced engine (`?engine=`), or "auto": the page's own choice (engine-choice.ts, chooseEngine). */
+/** A forced engine (`?engine=`), or "auto": the page's own choice (shared/playback/engine-choice.ts, chooseEngine). */
 export type Engine = "native" | "hlsjs" | "progressive" | "auto";
 
 export interface PlaybackFigures {

@@ -14,7 +14,7 @@ import { readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { validateCatalogue, type TitleEntry } from "../../shared/catalogue/schema";
-import { planMedia } from "../../shared/deploy/plan";
+import { planMedia } from "../deploy/plan";
 import { subtitleLines } from "../../shared/stream/subtitles";
 import { listObjects } from "../deploy/endpoint";
 import { localMedia } from "../deploy/local-media";

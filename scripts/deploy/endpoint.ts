@@ -6,7 +6,7 @@
 import { createReadStream } from "node:fs";
 import { partCount } from "../../shared/deploy/checksum";
 import { MULTIPART_PART_BYTES } from "../../shared/deploy/media-keys";
-import type { RemoteObject } from "../../shared/deploy/plan";
+import type { RemoteObject } from "./plan";
 import { partMd5 } from "./local-media";
 
 export class EndpointError extends Error {

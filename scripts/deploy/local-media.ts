@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { concatenatedDigests, multipartChecksum, partCount } from "../../shared/deploy/checksum";
 import { MULTIPART_PART_BYTES, needsMultipart } from "../../shared/deploy/media-keys";
-import type { LocalFile } from "../../shared/deploy/plan";
+import type { LocalFile } from "./plan";
 import { uploadsOf } from "../media/seed";
 import { TITLES_DIR } from "../media/titles";
 

@@ -9,7 +9,7 @@
  *   5. deploy the worker (Durable Object classes and their migrations included) with every
  *      secret that is missing generated at random: AUTH_JWT_SECRET and MEDIA_UPLOAD_TOKEN; and
  *      with SITE_URL (the site's address: links in account e-mails) and AUTH_AUTO_CONFIRM=false
- *      where the site can send mail (shared/deploy/site-vars.ts says what each choice means);
+ *      where the site can send mail (scripts/deploy/site-vars.ts says what each choice means);
  *   6. upload the media the catalogue references and the bucket lacks or holds with other bytes,
  *      through the worker's upload endpoint (docs/decisions/0052-media-upload-path.md);
  *   7. check the live site: home, one master playlist, one segment, one cover.
@@ -27,8 +27,8 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { describeAction, planMedia, planResources, referencedMedia, type Action, type Existing, type MediaPlan } from "../../shared/deploy/plan";
-import { chooseSiteUrl, planSiteVars, readTomlSettings, type TomlSettings } from "../../shared/deploy/site-vars";
+import { describeAction, planMedia, planResources, referencedMedia, type Action, type Existing, type MediaPlan } from "./plan";
+import { chooseSiteUrl, planSiteVars, readTomlSettings, type TomlSettings } from "./site-vars";
 import { checkCatalogueFile, CATALOGUE_FILE } from "../catalogue/check";
 import { packTitles } from "../media/titles";
 import { checkReport, checkSite } from "./checks";

@@ -1,5 +1,5 @@
 /**
- * Runs the media part of a deploy plan (shared/deploy/plan.ts) against the upload endpoint:
+ * Runs the media part of a deploy plan (scripts/deploy/plan.ts) against the upload endpoint:
  * stage by stage (segments, then playlists, then masters), several files at once, each failure
  * reported per file. A media number with a failed file gets none of its later-stage files, so no
  * playlist ever names a file that is missing. Re-running resumes: finished files are skipped by
@@ -9,7 +9,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseMediaKey } from "../../shared/deploy/media-keys";
-import type { Upload } from "../../shared/deploy/plan";
+import type { Upload } from "./plan";
 import { EndpointError, putMultipart, putObject, type MediaEndpoint, type PartState } from "./endpoint";
 import { progressBar, type Progress } from "./progress";
 

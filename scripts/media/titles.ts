@@ -17,7 +17,7 @@ import { existsSync } from "node:fs";
 import { readdir, rm, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { videos, type Video } from "../../shared/catalogue";
+import { videos, type Video } from "../catalogue/titles";
 import { episodeCount, episodeMedia } from "../../shared/episodes";
 import { mediaNumberOf } from "../../shared/stream/contract";
 import { subtitleLines } from "../../shared/stream/subtitles";

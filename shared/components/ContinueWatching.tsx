@@ -2,7 +2,8 @@ import { Link } from "react-router";
 import { libraryEpisodeName } from "../catalogue/card";
 import { videoPath } from "../episodes";
 import { formatTime } from "../format";
-import { continueWatching, useLibrary } from "../library";
+import { continueWatching } from "../library";
+import { useLibrary } from "./library-context";
 import { useTitleCards } from "./useTitleCards";
 import { COVER_HEIGHT, COVER_WIDTH, FALLBACK_COVER } from "./VideoCard";
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import { useAccount } from "../account-context";
+import { useAccount } from "./account-context";
 import type { DeviceSession } from "../device-session";
 import { formatDate } from "../format";
 

@@ -1,5 +1,5 @@
 import { MAIN_CATEGORIES } from "../catalogue/categories";
-import { useRootData } from "../root-data";
+import { useRootData } from "./useRootData";
 import { COPYRIGHT_YEAR } from "../site-config";
 import { PageLink } from "./PageLink";
 

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { NavLink, useLocation } from "react-router";
 import { MAIN_CATEGORIES } from "../catalogue/categories";
-import { useRootData } from "../root-data";
+import { useRootData } from "./useRootData";
 import { Logo } from "./Logo";
 import { PageLink } from "./PageLink";
 import { SearchBox } from "./SearchBox";

@@ -1,4 +1,4 @@
-import { useRootData } from "../root-data";
+import { useRootData } from "./useRootData";
 
 interface PageMetaProps {
   /** Page title without the site name. */

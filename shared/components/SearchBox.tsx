@@ -1,6 +1,6 @@
 import { useRef, useState, type ComponentType, type FormEvent, type RefObject } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { rememberSearch } from "../search/history";
+import { rememberSearch } from "./search-history-store";
 import { searchHref } from "../search/query";
 
 /** What the suggestion popup tells the box: whether it is open and which option is active. */

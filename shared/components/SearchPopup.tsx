@@ -1,6 +1,6 @@
 import { useEffect, useImperativeHandle, useState, type MouseEvent } from "react";
-import { fetchSuggestions } from "../search/api-client";
-import { readHistory, writeHistory } from "../search/history";
+import { fetchSuggestions } from "./search-suggestions";
+import { readHistory, writeHistory } from "./search-history-store";
 import { normaliseQuery } from "../search/normalise";
 import { searchHref, type SuggestResponse, type Suggestion } from "../search/query";
 import { Highlighted } from "./Highlighted";

@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import { useAccount } from "../account-context";
+import { useAccount } from "./account-context";
 
 /**
  * Sign-out: a POST form to the worker, so it works without JavaScript (the

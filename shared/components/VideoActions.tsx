@@ -1,6 +1,6 @@
 import type { Video } from "../catalogue/types";
-import { useLibrary } from "../library";
-import { useRootData } from "../root-data";
+import { useLibrary } from "./library-context";
+import { useRootData } from "./useRootData";
 import { Icon } from "../player/icons";
 
 /**

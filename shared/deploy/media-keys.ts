@@ -2,7 +2,7 @@
  * The keys of the MEDIA bucket that the catalogue can reference, and what each may hold: the
  * progressive `{n}.mp4`, the cover `{n}.webp` and the stream files `stream/{n}/{name}` of the
  * streaming contract (shared/stream/contract.ts). The worker's upload endpoint (worker/upload/)
- * accepts only these keys and sizes; the deploy plan (shared/deploy/plan.ts) orders uploads by
+ * accepts only these keys and sizes; the deploy plan (scripts/deploy/plan.ts) orders uploads by
  * their stage so that no playlist names a file that is not there yet.
  */
 import { MEDIA_NUMBER, STREAM_CONTENT_TYPES, streamFileKind, type StreamFileKind } from "../stream/contract";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
-import { useAccount } from "../account-context";
+import { useAccount } from "../components/account-context";
 import { authErrorMessage, CONFIRMATION_MAIL_SENT, SIGN_UP_SUCCESS, validateSignUp } from "../auth-messages";
 import { failureMessage } from "../auth-form";
 import { AuthForm, ConfirmPasswordField, EmailField, FormError, PasswordField, SubmitButton } from "../components/AuthFields";

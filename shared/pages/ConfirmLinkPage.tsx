@@ -2,7 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import type { ConfirmPageData, LinkType } from "../auth-page-data";
 import { authErrorMessage, otherAccountNotice, signedInWarning } from "../auth-messages";
 import { PageMeta } from "../components/PageMeta";
-import { useRootData } from "../root-data";
+import { useRootData } from "../components/useRootData";
 
 const TITLE: Record<LinkType, string> = { signup: "验证邮箱", email_change: "确认新邮箱" };
 const BUTTON: Record<LinkType, string> = { signup: "验证邮箱并登录", email_change: "确认新邮箱" };

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useAccount } from "../account-context";
+import { useAccount } from "../components/account-context";
 import { failureMessage } from "../auth-form";
 import { RESET_MAIL_SENT } from "../auth-messages";
 import { AuthForm, EmailField, FormError, SubmitButton } from "../components/AuthFields";

@@ -6,7 +6,7 @@ import { PageLink } from "../components/PageLink";
 import { SectionHeader } from "../components/SectionHeader";
 import { VideoGrid } from "../components/VideoGrid";
 import type { HomeData } from "../loaders";
-import { useRootData } from "../root-data";
+import { useRootData } from "../components/useRootData";
 
 const REASONS = [
   { title: "完全免费", text: "所有内容免费观看，无需会员，无需付费，打开即看。" },

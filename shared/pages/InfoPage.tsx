@@ -2,7 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import { INFO_PAGES, INFO_PAGE_TYPES } from "../content/info-pages";
 import { PageMeta } from "../components/PageMeta";
 import type { InfoData } from "../loaders";
-import { useRootData } from "../root-data";
+import { useRootData } from "../components/useRootData";
 
 export function InfoPage() {
   const { type } = useLoaderData<InfoData>();

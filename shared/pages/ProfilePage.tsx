@@ -1,10 +1,10 @@
 import { Link, useLoaderData, useNavigate } from "react-router";
-import { useAccount } from "../account-context";
+import { useAccount } from "../components/account-context";
 import type { TitleCard } from "../catalogue/card";
 import { DeviceList } from "../components/DeviceList";
 import { PageMeta } from "../components/PageMeta";
 import { daysSince, formatDate, formatTime } from "../format";
-import { useLibrary } from "../library";
+import { useLibrary } from "../components/library-context";
 import type { SessionUser } from "../session-user";
 import { COVER_HEIGHT, COVER_WIDTH, FALLBACK_COVER } from "../components/VideoCard";
 import { useTitleCards } from "../components/useTitleCards";

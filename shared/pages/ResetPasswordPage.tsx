@@ -1,13 +1,13 @@
 import { useState } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
-import { useAccount } from "../account-context";
+import { useAccount } from "../components/account-context";
 import { failureMessage } from "../auth-form";
 import type { ResetPageData } from "../auth-page-data";
 import { authErrorMessage, otherAccountNotice, signedInWarning, validateSignUp } from "../auth-messages";
 import { AuthForm, ConfirmPasswordField, FormError, PasswordField, SubmitButton } from "../components/AuthFields";
 import { PageMeta } from "../components/PageMeta";
 import { useAuthForm } from "../components/useAuthForm";
-import { useRootData } from "../root-data";
+import { useRootData } from "../components/useRootData";
 
 /**
  * /auth/reset?token_hash=…: the new password from the reset e-mail's link; success signs in and

@@ -4,7 +4,7 @@ import { PLAYBACK_RATES, type QualityChoice } from "../library";
 import type { StoryboardCue } from "../stream/storyboard";
 import { Icon } from "./icons";
 import { MenuButton } from "./MenuButton";
-import { autoLabel, choiceLabel, levelLabel, type Level } from "./quality";
+import { autoLabel, choiceLabel, levelLabel, type Level } from "../playback/quality";
 import { SeekBar } from "./SeekBar";
 
 export interface PlayerControlsProps {

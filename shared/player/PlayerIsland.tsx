@@ -1,10 +1,12 @@
 import { lazy, memo, Suspense, useEffect } from "react";
 import type { Video } from "../catalogue/types";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
-import { holdUntilIslandHydrates } from "../island-hydration";
+import { holdUntilIslandHydrates } from "./island-hydration";
 import { episodeMedia } from "../episodes";
 import { masterPlaylistPath, mediaNumberOf, subtitlesPath } from "../stream/contract";
-import { HLS_MIME, loadHls, pageEngine } from "./engine-choice";
+import { HLS_MIME } from "../playback/engine-choice";
+import { loadHls } from "./load-hls";
+import { pageEngine } from "./page-engine";
 import type { VideoPlayer as VideoPlayerComponent } from "./VideoPlayer";
 
 type Player = typeof VideoPlayerComponent;

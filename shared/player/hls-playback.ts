@@ -1,9 +1,9 @@
 import type HlsType from "hls.js";
 import type { ErrorData, HlsConfig, Level as HlsLevel, LevelSwitchedData } from "hls.js";
 import type { QualityChoice } from "../library";
-import { playerConfig } from "./config";
-import { browserConnection } from "./engine-choice";
-import { levelForChoice, type Level } from "./quality";
+import { playerConfig } from "../playback/config";
+import { browserConnection } from "./page-engine";
+import { levelForChoice, type Level } from "../playback/quality";
 
 /**
  * One hls.js playback of a title's stream on a <video>, whoever started it: the page's early
@@ -98,7 +98,7 @@ export class HlsPlayback {
       h.startLevel = this.#indexOf(chosen);
       h.loadLevel = this.#indexOf(chosen);
     } else {
-      // 自动 starts on the lowest rung, whose playlist the page preloads (shared/player/stream-start.ts):
+      // 自动 starts on the lowest rung, whose playlist the page preloads (shared/playback/stream-start.ts):
       // its first segment is the smallest, and hls.js ramps up from the segments it measures.
       h.startLevel = this.#indexOf(this.levels[0] ?? null);
     }

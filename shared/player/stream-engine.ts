@@ -1,11 +1,12 @@
 import type { QualityChoice } from "../library";
-import { loadHls, type EngineKind } from "./engine-choice";
+import type { EngineKind } from "../playback/engine-choice";
+import { loadHls } from "./load-hls";
 import { sortedLevels, startHls, takeEarlyHls, type EngineEvents, type HlsPlayback } from "./hls-playback";
-import { levelForChoice, nearestHeight, type Level } from "./quality";
+import { levelForChoice, nearestHeight, type Level } from "../playback/quality";
 
 export type { EngineEvents } from "./hls-playback";
 
-/** The engines that bind a title's stream to the <video> element (engine-choice.ts decides which one). */
+/** The engines that bind a title's stream to the <video> element (shared/playback/engine-choice.ts decides which one). */
 
 export interface StreamEngine {
   readonly kind: EngineKind;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { playerConfig } from "./config";
+import { playerConfig } from "../playback/config";
 
 /**
  * Shown/hidden state of the player's controls: `show()` (mouse movement,

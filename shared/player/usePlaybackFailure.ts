@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState, type RefObject, type SyntheticEvent } from "react";
 import { useNavigate } from "react-router";
-import { HLS_MIME } from "./engine-choice";
-import { MAX_FAILURES, recordFailure, resetFailures } from "./failure-counter";
+import { HLS_MIME } from "../playback/engine-choice";
+import { MAX_FAILURES, recordFailure, resetFailures } from "../playback/failure-counter";
 
 interface FailureWiring {
   /** The file named in the console message. */

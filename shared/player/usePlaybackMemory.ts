@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
-import { resumePosition, useLibrary, type PlayerPrefs } from "../library";
-import { playerConfig } from "./config";
-import { canSavePosition, positionToSave, savePositionDue } from "./playback-memory";
+import { useLibrary } from "../components/library-context";
+import { resumePosition, type PlayerPrefs } from "../library";
+import { playerConfig } from "../playback/config";
+import { canSavePosition, positionToSave, savePositionDue } from "../playback/playback-memory";
 
 /**
  * What the player remembers: the watch position (saved every few seconds of playback, on pause,

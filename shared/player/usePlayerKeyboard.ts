@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { playerConfig } from "./config";
+import { playerConfig } from "../playback/config";
 
 export type PlayerCommand = "toggle" | "back" | "forward" | "volumeUp" | "volumeDown" | "fullscreen" | "mute" | "subtitles";
 

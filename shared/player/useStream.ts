@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import type { QualityChoice } from "../library";
-import type { Level } from "./quality";
-import { pageEngine, type EngineKind } from "./engine-choice";
+import type { Level } from "../playback/quality";
+import type { EngineKind } from "../playback/engine-choice";
+import { pageEngine } from "./page-engine";
 import { startEngine, switchSource, type StreamEngine } from "./stream-engine";
 
 export interface StreamState {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type MouseEvent as ReactMouseEvent, type PointerEvent as ReactPointerEvent } from "react";
-import { playerConfig } from "./config";
-import { isTouchPointer, longPressHint, movedBeyondSlop, tapOutcome, tapZone, type Tap } from "./touch-gestures";
+import { playerConfig } from "../playback/config";
+import { isTouchPointer, longPressHint, movedBeyondSlop, tapOutcome, tapZone, type Tap } from "../playback/touch-gestures";
 
 export interface GestureHint {
   text: string;

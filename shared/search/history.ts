@@ -1,6 +1,7 @@
 /**
  * 搜索历史: the visitor's recent searches, kept in the browser (localStorage),
- * newest first. Pure list logic here; the header reads and writes the storage.
+ * newest first. Pure list logic here; the header box reads and writes the storage
+ * (shared/components/search-history-store.ts).
  */
 import { normaliseQuery } from "./normalise";
 
@@ -31,37 +32,4 @@ export function addToHistory(list: readonly string[], query: string): string[] {
   const q = normaliseQuery(query);
   if (!q) return list.slice(0, MAX_HISTORY);
   return [q, ...list.filter((item) => item !== q)].slice(0, MAX_HISTORY);
-}
-
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === "undefined" ? null : localStorage;
-  } catch {
-    return null; // storage blocked (privacy settings): history is simply off
-  }
-}
-
-export function readHistory(): string[] {
-  try {
-    return parseHistory(storage()?.getItem(HISTORY_KEY) ?? null);
-  } catch {
-    return [];
-  }
-}
-
-/** Saves the list; a full or blocked storage is ignored (the search itself still works). */
-export function writeHistory(list: readonly string[]): void {
-  try {
-    const s = storage();
-    if (!s) return;
-    if (list.length === 0) s.removeItem(HISTORY_KEY);
-    else s.setItem(HISTORY_KEY, JSON.stringify(list));
-  } catch {
-    // quota exceeded or storage disabled
-  }
-}
-
-/** Records one search (the header box's submit or a picked suggestion). */
-export function rememberSearch(query: string): void {
-  writeHistory(addToHistory(readHistory(), query));
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
-import { getVideo, type Video } from "../../shared/catalogue/index";
+import { getVideo, type Video } from "../../scripts/catalogue/titles";
 import { parseMasterPlaylist } from "../../shared/stream/hls";
 
 /** Debian's Chromium; `npm test` installs it when missing (never a downloaded browser). */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { planMedia, referencedMedia } from "../../shared/deploy/plan";
+import { planMedia, referencedMedia } from "../../scripts/deploy/plan";
 import { validateCatalogue } from "../../shared/catalogue/schema";
 import catalogue from "../../catalogue/titles.json";
 import { checkSite } from "../../scripts/deploy/checks";

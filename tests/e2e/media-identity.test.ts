@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { videos } from "../../shared/catalogue";
+import { videos } from "../../scripts/catalogue/titles";
 import { uploadsOf } from "../../scripts/media/seed";
 import { catalogueMedia, TITLES_DIR } from "../../scripts/media/titles";
 import { baseURL } from "./browser";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatTime } from "../../shared/format";
-import { levelLabel } from "../../shared/player/quality";
+import { levelLabel } from "../../shared/playback/quality";
 import { START_RENDITION_HEIGHT } from "../../shared/stream/contract";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import {

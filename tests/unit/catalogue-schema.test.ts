@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { formatProblem, validateCatalogue, type CatalogueProblem, type TitleEntry } from "../../shared/catalogue/schema";
-import { rawVideos } from "../../shared/catalogue/index";
+import { rawVideos } from "../../scripts/catalogue/titles";
 
 const film = (): TitleEntry => structuredClone(rawVideos.find((v) => !v.episodes) as TitleEntry);
 const series = (): TitleEntry => structuredClone(rawVideos.find((v) => v.episodes && v.episodes.length >= 3) as TitleEntry);

@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { MAIN_CATEGORIES, categoryDisplayName, getVideo, normaliseMediaPath, rawVideos, videoNumber, videos, type Video } from "../../shared/catalogue/index";
+import { MAIN_CATEGORIES, categoryDisplayName, getVideo, normaliseMediaPath, rawVideos, videoNumber, videos, type Video } from "../../scripts/catalogue/titles";
 
 const SUB_TYPES = ["网络剧", "短剧", "微电影", "动画"] as const;
 const CJK = /\p{Script=Han}/u;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { videos } from "../../shared/catalogue";
+import { videos } from "../../scripts/catalogue/titles";
 import { compareTitles } from "../../shared/collation";
 import { sortVideos } from "../reference/listing";
 import { sortSearchResults } from "../reference/search-engine";

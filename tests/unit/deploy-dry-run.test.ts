@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCatalogueFile } from "../../scripts/catalogue/check";
 import { mb } from "../../scripts/deploy/progress";
-import { referencedMedia } from "../../shared/deploy/plan";
+import { referencedMedia } from "../../scripts/deploy/plan";
 
 /**
  * `npm run deploy -- --dry-run` offline (the client build of `npm test` is reused: --no-build):

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TitleEntry } from "../../shared/catalogue/schema";
 import { parseMediaKey, SINGLE_PUT_MAX_BYTES } from "../../shared/deploy/media-keys";
-import { planMedia, planResources, referencedMedia, type LocalFile, type RemoteObject } from "../../shared/deploy/plan";
+import { planMedia, planResources, referencedMedia, type LocalFile, type RemoteObject } from "../../scripts/deploy/plan";
 import { parseBucketList, parseDeployUrls, parseJsonOutput } from "../../scripts/deploy/wrangler";
 
 /** The deploy plan from listings: what to create, what to upload and in which order. */

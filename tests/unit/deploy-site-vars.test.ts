@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseSiteUrl, planSiteVars, readTomlSettings, type TomlSettings } from "../../shared/deploy/site-vars";
+import { chooseSiteUrl, planSiteVars, readTomlSettings, type TomlSettings } from "../../scripts/deploy/site-vars";
 
 const NO_TOML: TomlSettings = { vars: {}, emailBinding: false };
 const MAIL_SECRETS = ["AUTH_JWT_SECRET", "MAIL_API_URL", "MAIL_API_KEY", "MAIL_FROM"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getVideo, videos, type Video } from "../../shared/catalogue";
+import { getVideo, videos, type Video } from "../../scripts/catalogue/titles";
 import {
   afterEnded,
   danmakuRoomId,

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 async function load(hydrated: boolean) {
   vi.resetModules();
   vi.stubGlobal("document", { documentElement: { dataset: hydrated ? { hydrated: "true" } : {} } });
-  return import("../../shared/island-hydration");
+  return import("../../shared/player/island-hydration");
 }
 
 describe("updates wait for lazy islands of the first page", () => {

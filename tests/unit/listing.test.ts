@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { videos } from "../../shared/catalogue/index";
+import { videos } from "../../scripts/catalogue/titles";
 import type { Video } from "../../shared/catalogue/types";
 import { listingQuery, parseListingState } from "../../shared/listing";
 import { buildListing, distinctYears, filterVideos, listingFacets, matchesCategory, sortVideos } from "../reference/listing";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getVideo } from "../../shared/catalogue/index";
+import { getVideo } from "../../scripts/catalogue/titles";
 import type { Video } from "../../shared/catalogue/types";
 import { periodDays, parsePeriod } from "../../shared/ranking";
 import { typeIdOf } from "../../worker/feeds/categories";

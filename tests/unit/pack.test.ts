@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { normaliseMediaPath, videos } from "../../shared/catalogue";
+import { normaliseMediaPath, videos } from "../../scripts/catalogue/titles";
 import { mediaNumberOf, parseStreamPath, streamNames } from "../../shared/stream/contract";
 import { parseMasterPlaylist, parseMediaPlaylist, type MasterPlaylist } from "../../shared/stream/hls";
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";

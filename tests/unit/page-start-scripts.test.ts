@@ -1,19 +1,22 @@
 import { describe, expect, it } from "vitest";
 import {
-  chooseEngine,
   EARLY_HLS_EVENT,
   ENGINE_FLAG,
   FAST_LINK_MBPS,
-  isFastLink,
   HLS_FIRST_FLAG,
   HLS_MIME,
   HLS_SCRIPTS_WAIT_MAX_MS,
-  pageBootScript,
-  pageHeadScript,
   SCRIPTS_WAIT_MAX_MS,
   VIDEO_FIRST_FLAG,
-} from "../../shared/player/engine-choice";
+  type EngineKind,
+} from "../../shared/playback/engine-choice";
+import { pageBootScript, pageHeadScript } from "../../shared/player/page-scripts";
 
+/**
+ * The inline scripts of a player page as the server writes them: compiled by the bundler from
+ * client/inline/ (the unit project serves `virtual:inline-scripts` as the build does), run here
+ * in a stand-in browser.
+ */
 const PAGE = {
   scripts: ["/assets/entry-abc.js"],
   preloads: ["/assets/react-dom-abc.js", "/assets/VideoPage-abc.js"],
@@ -104,35 +107,44 @@ const modulePreloads = (files: string[]): Added[] => files.map((href) => ({ tag:
 const entry: Added[] = [{ tag: "script", type: "module", src: "/assets/entry-abc.js" }];
 
 describe("the inline scripts that start a player page's JavaScript", () => {
-  const forcedValues = [null, "native", "hlsjs", "progressive", "other"];
-  // The browser's link estimates: none (Firefox, Safari), slow, fast, fast with data saving, exactly the threshold.
-  const connections = [undefined, { downlink: 1.6 }, { downlink: 9 }, { downlink: 10, saveData: true }, { downlink: FAST_LINK_MBPS }];
-  for (const nativeHls of [true, false])
-    for (const mse of [true, false])
-      for (const connection of connections)
-        for (const forced of forcedValues)
-          it(`native HLS ${nativeHls}, MSE ${mse}, link ${JSON.stringify(connection)}, ?engine=${forced}: decides as chooseEngine does`, () => {
-            const b = browser({ nativeHls, mse, connection }, forced === null ? "" : `?engine=${forced}`);
-            b.head();
-            const engine = chooseEngine({ nativeHls, mse, fastLink: isFastLink(connection) }, forced);
-            // The player plays with the engine the page started (pageEngine reads this).
-            expect(b.window[ENGINE_FLAG]).toBe(engine);
-            if (engine === "native") {
-              // The video goes first: nothing is fetched before its first frame.
-              expect(b.window[VIDEO_FIRST_FLAG]).toBe(true);
-              expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
-              expect(b.added).toEqual([]);
-            } else if (engine === "hlsjs") {
-              // hls.js goes first: only its early start and hls.js itself before the first frame.
-              expect(b.window[HLS_FIRST_FLAG]).toBe(true);
-              expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
-              expect(b.added).toEqual(modulePreloads(PAGE.hlsStart));
-            } else {
-              expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
-              expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
-              expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads]));
-            }
-          });
+  type Probe = { nativeHls: boolean; mse: boolean; connection?: { downlink?: number; saveData?: boolean } };
+  // What the browser answers, the page's ?engine=, the engine the head script must choose.
+  const cases: Array<[name: string, probe: Probe, search: string, engine: EngineKind]> = [
+    ["Safari (native HLS, no link estimate)", { nativeHls: true, mse: true }, "", "native"],
+    ["Chromium with its own HLS on a slow link", { nativeHls: true, mse: true, connection: { downlink: 1.6 } }, "", "native"],
+    ["Chromium with its own HLS on a fast link", { nativeHls: true, mse: true, connection: { downlink: 9 } }, "", "hlsjs"],
+    ["a link of exactly FAST_LINK_MBPS", { nativeHls: true, mse: true, connection: { downlink: FAST_LINK_MBPS } }, "", "hlsjs"],
+    ["a fast link with data saving", { nativeHls: true, mse: true, connection: { downlink: 10, saveData: true } }, "", "native"],
+    ["Firefox (MSE only)", { nativeHls: false, mse: true, connection: { downlink: 9 } }, "", "hlsjs"],
+    ["neither", { nativeHls: false, mse: false }, "", "progressive"],
+    ["?engine=progressive", { nativeHls: true, mse: true }, "?engine=progressive", "progressive"],
+    ["?engine=hlsjs on a slow link", { nativeHls: true, mse: true, connection: { downlink: 1.6 } }, "?engine=hlsjs", "hlsjs"],
+    ["?engine=native without native HLS", { nativeHls: false, mse: true }, "?engine=native", "hlsjs"],
+    ["?engine=native on a fast link", { nativeHls: true, mse: true, connection: { downlink: 9 } }, "?engine=native", "native"],
+    ["an unknown ?engine=", { nativeHls: false, mse: false }, "?engine=other", "progressive"],
+  ];
+  for (const [name, probe, search, engine] of cases)
+    it(`${name}: plays with ${engine} and fetches only what that path needs before the first frame`, () => {
+      const b = browser(probe, search);
+      b.head();
+      // The player plays with the engine the page started (pageEngine reads this).
+      expect(b.window[ENGINE_FLAG]).toBe(engine);
+      if (engine === "native") {
+        // The video goes first: nothing is fetched before its first frame.
+        expect(b.window[VIDEO_FIRST_FLAG]).toBe(true);
+        expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
+        expect(b.added).toEqual([]);
+      } else if (engine === "hlsjs") {
+        // hls.js goes first: only its early start and hls.js itself before the first frame.
+        expect(b.window[HLS_FIRST_FLAG]).toBe(true);
+        expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
+        expect(b.added).toEqual(modulePreloads(PAGE.hlsStart));
+      } else {
+        expect(b.window[VIDEO_FIRST_FLAG]).toBeUndefined();
+        expect(b.window[HLS_FIRST_FLAG]).toBeUndefined();
+        expect(b.added).toEqual(modulePreloads([...PAGE.scripts, ...PAGE.preloads]));
+      }
+    });
 
   it("counts Safari's ManagedMediaSource as MSE", () => {
     const b = browser({ nativeHls: false, mse: false, managed: true });
@@ -298,6 +310,11 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     expect(b.timers.map((t) => t.ms)).toEqual([HLS_SCRIPTS_WAIT_MAX_MS]);
     b.timers[0].fn();
     expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
+  });
+
+  it("names each of the route's chunks once (the boot script is in every player page's HTML)", () => {
+    const boot = pageBootScript(PAGE);
+    for (const file of [...PAGE.scripts, ...PAGE.preloads]) expect(boot.split(file)).toHaveLength(2);
   });
 
   it("cannot end the <script> element early", () => {

@@ -1,10 +1,10 @@
-// When the player saves the watch position and which one (shared/player/playback-memory.ts, used
+// When the player saves the watch position and which one (shared/playback/playback-memory.ts, used
 // by shared/player/usePlaybackMemory.ts). Which position is offered back (从 m:ss 继续播放, none
 // near the start or the end) is resumePosition's, tested in tests/unit/library.test.ts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { playerConfig } from "../../shared/player/config";
-import { canSavePosition, positionToSave, savePositionDue } from "../../shared/player/playback-memory";
+import { playerConfig } from "../../shared/playback/config";
+import { canSavePosition, positionToSave, savePositionDue } from "../../shared/playback/playback-memory";
 
 describe("canSavePosition", () => {
   it("saves once the length is known and playback has left 0, unless the player gave up on the video", () => {

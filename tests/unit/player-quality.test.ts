@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chooseEngine, FAST_LINK_MBPS, isFastLink } from "../../shared/player/engine-choice";
-import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, type Level } from "../../shared/player/quality";
+import { chooseEngine, FAST_LINK_MBPS, isFastLink } from "../../shared/playback/engine-choice";
+import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, type Level } from "../../shared/playback/quality";
 
 const level = (height: number, bandwidth: number): Level => ({ height, bandwidth, url: `/stream/1/${height}p.m3u8` });
 const LADDER = [level(270, 420_000), level(360, 850_000), level(720, 2_600_000), level(1080, 5_300_000)];

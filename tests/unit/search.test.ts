@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { videos } from "../../shared/catalogue/index";
+import { videos } from "../../scripts/catalogue/titles";
 import type { Video } from "../../shared/catalogue/types";
 import { TITLE_PINYIN } from "../../shared/search/generated/pinyin-keys";
 import { MAX_QUERY_LENGTH, normaliseQuery, searchQuery } from "../../shared/search/index";

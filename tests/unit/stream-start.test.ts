@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { getVideo, type Video } from "../../shared/catalogue";
+import { getVideo, type Video } from "../../scripts/catalogue/titles";
 import { episodeMedia } from "../../shared/episodes";
-import { streamStartLinkHeader, streamStartPreloads } from "../../shared/player/stream-start";
+import { streamStartLinkHeader, streamStartPreloads } from "../../shared/playback/stream-start";
 import { mediaNumberOf, parseStreamPath, START_RENDITION_HEIGHT, streamStartPaths } from "../../shared/stream/contract";
 import { LADDER, laddersFor } from "../../scripts/media/ladder";
 

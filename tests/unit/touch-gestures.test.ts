@@ -1,10 +1,10 @@
-// The gesture rules of the player's picture (shared/player/touch-gestures.ts, used by
+// The gesture rules of the player's picture (shared/playback/touch-gestures.ts, used by
 // shared/player/useTouchGestures.ts): which third a tap is in, when a touch has moved too far to
 // be a tap, and what a tap does after the one before it (double-tap seek or single tap).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { playerConfig } from "../../shared/player/config";
-import { isTouchPointer, longPressHint, movedBeyondSlop, tapOutcome, tapZone, type Tap, type TapZone } from "../../shared/player/touch-gestures";
+import { playerConfig } from "../../shared/playback/config";
+import { isTouchPointer, longPressHint, movedBeyondSlop, tapOutcome, tapZone, type Tap, type TapZone } from "../../shared/playback/touch-gestures";
 
 const { doubleTapMs, seekStep, touchSlopPx } = playerConfig;
 const SIDES = ["left", "right"] as const;

@@ -4,7 +4,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MAIN_CATEGORIES, videos } from "../../shared/catalogue/index";
+import { MAIN_CATEGORIES, videos } from "../../scripts/catalogue/titles";
 import type { HomeData, ListingData, SearchData, VideoData } from "../../shared/loaders";
 
 const BASE = "https://data.test";

@@ -2,7 +2,7 @@
 import { SELF } from "cloudflare:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { videos } from "../../shared/catalogue/index";
+import { videos } from "../../scripts/catalogue/titles";
 import { RSS_SIZE } from "../../worker/feeds/crawl-feeds";
 
 const BASE = "https://feeds.test";

@@ -5,7 +5,7 @@
 // used, once, even after the room was evicted from memory; other episodes' rooms get none.
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { getVideo } from "../../shared/catalogue";
+import { getVideo } from "../../scripts/catalogue/titles";
 import type { DanmakuComment } from "../../shared/danmaku/model";
 import { durationSeconds, SAMPLE_AUTHOR, sampleComments, SAMPLES_PER_VIDEO } from "../../shared/danmaku/samples";
 import { BASE, call, signUp } from "./helpers/visitor";

@@ -6,7 +6,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { videos } from "../../shared/catalogue/index";
+import { videos } from "../../scripts/catalogue/titles";
 import type { AppEnv } from "../../worker/app-env";
 import type { DetailRow, JsonAnswer, ListRow } from "../../worker/feeds/maccms";
 import { provideApi } from "../../worker/feeds/provide";

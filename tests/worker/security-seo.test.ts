@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { videos } from "../../shared/catalogue/index";
+import { videos } from "../../scripts/catalogue/titles";
 import { sitemapPaths } from "../../worker/seo";
 import { BASE } from "./helpers/visitor";
 

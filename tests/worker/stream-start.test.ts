@@ -1,12 +1,12 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { getVideo } from "../../shared/catalogue";
-import { streamStartLinkHeader } from "../../shared/player/stream-start";
+import { getVideo } from "../../scripts/catalogue/titles";
+import { streamStartLinkHeader } from "../../shared/playback/stream-start";
 import { callRead } from "./helpers/visitor";
 
 /**
  * A page with a player preloads the player's first two playlists from its response headers
- * (shared/player/stream-start.ts; docs/decisions/0055-stream-start-preloads.md), and from its HTML.
+ * (shared/playback/stream-start.ts; docs/decisions/0055-stream-start-preloads.md), and from its HTML.
  */
 const BASE = "https://stream-start.test";
 const film = getVideo("video_001")!;

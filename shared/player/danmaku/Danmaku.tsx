@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import { createPortal } from "react-dom";
 import { DANMAKU_COLORS, DANMAKU_MODES, MAX_TEXT_CHARS, roundTime, type DanmakuColor, type DanmakuMode } from "../../danmaku/model";
-import { useRootData } from "../../root-data";
+import { useRootData } from "../../components/useRootData";
 import { DanmakuConnection } from "./connection";
 import { AREA_FRACTION, DENSITY_LIMIT, FONT_PX, loadSettings, saveSettings, type DanmakuSettings } from "./settings";
 import { DanmakuStage, type StageOptions } from "./stage";

@@ -1,4 +1,4 @@
-import type { SuggestResponse } from "./query";
+import type { SuggestResponse } from "../search/query";
 
 async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { signal, headers: { Accept: "application/json" } });

@@ -1,4 +1,4 @@
-import type { RankingData, RankingRunner } from "./ranking";
+import type { RankingData, RankingRunner } from "../shared/ranking";
 
 /** The 排行榜 in the browser: the worker's JSON (edge-cached), GET /api/ranking?period=…. */
 export const fetchRanking: RankingRunner = async (period, { request }): Promise<RankingData> => {

@@ -4,8 +4,8 @@
  * references that the bucket lacks or holds with other bytes — in an order where no playlist
  * goes up before the files it names (shared/deploy/media-keys.ts stages).
  */
-import type { TitleEntry } from "../catalogue/schema";
-import { parseMediaKey, needsMultipart, type MediaKey } from "./media-keys";
+import type { TitleEntry } from "../../shared/catalogue/schema";
+import { parseMediaKey, needsMultipart, type MediaKey } from "../../shared/deploy/media-keys";
 
 /** A media number's files as packed on this machine. */
 export interface LocalFile {

@@ -1,9 +1,9 @@
-import type { Video } from "./types";
+import type { Video } from "../../shared/catalogue/types";
 import catalogueFile from "../../catalogue/titles.json";
-import { normaliseMediaPath } from "./categories";
+import { normaliseMediaPath } from "../../shared/catalogue/categories";
 
-export type { Episode, Video } from "./types";
-export { categoryDisplayName, MAIN_CATEGORIES, normaliseMediaPath } from "./categories";
+export type { Episode, Video } from "../../shared/catalogue/types";
+export { categoryDisplayName, MAIN_CATEGORIES, normaliseMediaPath } from "../../shared/catalogue/categories";
 
 /**
  * The catalogue file as written by operators (catalogue/titles.json), whole, in memory: for

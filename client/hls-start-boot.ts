@@ -1,6 +1,6 @@
 /**
  * The early start of hls.js: a second entry of the client build that a player page's boot script
- * adds at once where hls.js will play (engine-choice.ts, pageBootScript), before the page's own
+ * adds at once where hls.js will play (client/inline/page-boot.ts), before the page's own
  * modules. It starts hls.js on the server's `<video data-stream>` with the player's configuration
  * (hls-playback.ts, startHls); the player takes that playback over when it hydrates
  * (stream-engine.ts), and the page's modules follow once the video has a head start
@@ -8,10 +8,11 @@
  * then starts on that rendition itself) or where hls.js cannot play: the event fires at once.
  * docs/decisions/0058-early-hls-start.md.
  */
-import { parseQuality, PREFS_KEY } from "../stored-prefs";
-import { playerConfig } from "./config";
-import { EARLY_HLS_EVENT, loadHls } from "./engine-choice";
-import { bufferedAhead, setEarlyHls, startHls } from "./hls-playback";
+import { parseQuality, PREFS_KEY } from "../shared/stored-prefs";
+import { playerConfig } from "../shared/playback/config";
+import { EARLY_HLS_EVENT } from "../shared/playback/engine-choice";
+import { loadHls } from "../shared/player/load-hls";
+import { bufferedAhead, setEarlyHls, startHls } from "../shared/player/hls-playback";
 
 let signalled = false;
 /** Lets the page's modules come (once). */

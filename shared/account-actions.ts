@@ -1,4 +1,4 @@
-import { createContext, useContext } from "react";
+/** What the pages may ask of the visitor's account, and its answers (the browser implements it: client/account-client.ts). */
 import type { DeviceSession } from "./device-session";
 import type { Library } from "./library";
 import type { SessionUser } from "./session-user";
@@ -33,23 +33,4 @@ export interface AccountActions {
   listSessions(): Promise<{ sessions: DeviceSession[] | null; error: AuthFailure | null }>;
   /** 退出此设备. */
   signOutSession(id: string): Promise<AuthFailure | null>;
-}
-
-const unavailable = (): Promise<AuthResult> => Promise.resolve({ user: null, error: { code: "unavailable", message: "操作失败，请重试" } });
-
-/** Default (server render): nothing can be done before the page is interactive. */
-const notYet = { code: "unavailable", message: "操作失败，请重试" };
-
-export const AccountContext = createContext<AccountActions>({
-  signIn: unavailable,
-  signUp: unavailable,
-  signOut: async () => {},
-  requestPasswordReset: () => Promise.resolve(notYet),
-  resetPassword: unavailable,
-  listSessions: () => Promise.resolve({ sessions: null, error: notYet }),
-  signOutSession: () => Promise.resolve(notYet),
-});
-
-export function useAccount(): AccountActions {
-  return useContext(AccountContext);
 }

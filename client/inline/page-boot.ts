@@ -1,0 +1,72 @@
+/**
+ * The inline script that starts the page's JavaScript on a page with a player, placed after the
+ * hydration data (the server's bootstrap script, worker/ssr.tsx), so after the <video>. The
+ * bundler compiles it into a minified script (scripts/inline-scripts.ts), and the server writes
+ * the page's files in for PAGE_FILES (shared/player/page-scripts.ts):
+ * - where the head script (page-head.ts) chose "native", it waits for the video's first frame on
+ *   screen (`playing`, then its first requestVideoFrameCallback), an error of the video or its
+ *   <source>, the visitor's first touch, click or key, or SCRIPTS_WAIT_MAX_MS — whichever comes
+ *   first — then preloads the page's modules and adds the entry;
+ * - where it chose "hlsjs", it adds the early start of hls.js at once and the page's modules (with
+ *   the hls.js and player chunks) on EARLY_HLS_EVENT, an error of the video, the visitor's first
+ *   touch, click or key, or HLS_SCRIPTS_WAIT_MAX_MS (a <source> error does not count there: the
+ *   server's HLS <source> is one the browser cannot play, or one the head script took the src off);
+ * - elsewhere it adds the entry at once.
+ * The hls.js path's files (hls.js, the player island, the early start) are read from
+ * `window.__ASSETS__` (the DocumentAssets the same inline script sets just before), not written
+ * out here: what the script names is what every browser fetches before it hydrates
+ * (scripts/page-scripts.mjs counts it against the route's JavaScript budget).
+ */
+import {
+  EARLY_HLS_EVENT,
+  HLS_FIRST_FLAG,
+  HLS_SCRIPTS_WAIT_MAX_MS,
+  SCRIPTS_WAIT_MAX_MS,
+  VIDEO_FIRST_FLAG,
+  type BootScriptFiles,
+} from "../../shared/playback/engine-choice";
+import { addModule, preload } from "./dom";
+
+/** Written in by the server: the entry module(s), and the route's chunks. */
+declare const PAGE_FILES: BootScriptFiles;
+
+const [scripts, preloads] = PAGE_FILES;
+const flags = window as unknown as Record<string, unknown>;
+const videoFirst = flags[VIDEO_FIRST_FLAG] === true;
+const hlsFirst = flags[HLS_FIRST_FLAG] === true;
+let started = false;
+
+/** The page's modules, once. */
+function start(): void {
+  if (started) return;
+  started = true;
+  // A player page's assets name the stream chunks and the early start (shared/Document.tsx, playerPageScripts).
+  if (hlsFirst) preload([...preloads, ...window.__ASSETS__.streamChunks!]);
+  else if (videoFirst) preload(preloads);
+  scripts.forEach(addModule);
+}
+
+/** An error counts only from the video or its <source> (a related title's broken cover is not the video's). */
+function onEvent(event: Event): void {
+  const target = event.target as HTMLVideoElement | null;
+  const tag = target?.tagName;
+  // On `playing`, once the first frame is on screen: Chromium shows it only after a main-thread
+  // frame, which the page's modules (evaluation, hydration) would hold up by up to ~0.6 s.
+  if (event.type === "playing" && target?.requestVideoFrameCallback) target.requestVideoFrameCallback(start);
+  else if (event.type !== "error" || tag === "VIDEO" || (tag === "SOURCE" && !hlsFirst)) start();
+}
+
+if (!videoFirst && !hlsFirst) start();
+else {
+  // Media events do not bubble: the document sees them only while capturing.
+  for (const type of [hlsFirst ? EARLY_HLS_EVENT : "playing", "error", "pointerdown", "touchstart", "keydown"])
+    document.addEventListener(type, onEvent, { capture: true, passive: true });
+  if (hlsFirst) {
+    addModule(window.__ASSETS__.hlsStart![0]);
+    setTimeout(start, HLS_SCRIPTS_WAIT_MAX_MS);
+  } else {
+    const video = document.querySelector("video");
+    if (video && (video.error || (!video.paused && video.readyState >= 3))) start();
+    else setTimeout(start, SCRIPTS_WAIT_MAX_MS);
+  }
+}
