@@ -49,7 +49,9 @@ function pageRoutes(route: RouteDeclaration, platform: RoutePlatform): RouteObje
   const { page } = route;
   // Every page component is its own chunk: a route loads only its page (the player only on /video, …).
   const view = page ? { lazy: async () => ({ Component: await page() }) } : { element: null };
-  return pathsOf(route).map((path) => ({
+  // Ids from the declaration, not from the list's order: the worker's hydration data and the browser's router agree by name.
+  return pathsOf(route).map((path, i) => ({
+    id: i === 0 ? route.id : `${route.id}-${i}`,
     ...(path === "" ? { index: true as const } : { path }),
     loader: guarded(route, platform, isDataRoute(route) ? platform.pageData(route.data[path]) : route.loader(platform)),
     ...view,

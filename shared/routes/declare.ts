@@ -1,6 +1,6 @@
 /**
  * What a route of the site declares, once (docs/decisions/0015-route-declarations.md): each page is
- * one `shared/routes/{id}.route.ts` listed in `shared/routes/site-routes.ts`. The worker (render,
+ * one `shared/routes/{id}.route.ts` listed in `shared/routes/pages.ts`. The worker (render,
  * page cache, GET /api/page/…), the browser (router, page data, prefetch), the build's asset list
  * and the route-wide tests all read the declarations.
  */

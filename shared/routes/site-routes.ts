@@ -1,19 +1,10 @@
 /**
- * The pages of the site, one line each (docs/ARCHITECTURE.md, "How to add a page"). The order is
- * the route table's (React Router ranks paths by how specific they are; the order only names the
- * routes' ids in the hydration data).
+ * The pages of the site: every declaration listed in `shared/routes/pages.ts`, one line each
+ * (docs/ARCHITECTURE.md, "How to add a page"). Their order does not matter: React Router ranks
+ * paths by how specific they are, the worker's exact match tries the catch-all last, and each
+ * route's id is its declaration's (shared/routes/create-routes.tsx).
  */
 import type { RouteDeclaration } from "./declare";
-import home from "./home.route";
-import listing from "./listing.route";
-import ranking from "./ranking.route";
-import search from "./search.route";
-import video from "./video.route";
-import info from "./info.route";
-import auth from "./auth.route";
-import resetPassword from "./reset-password.route";
-import confirmLink from "./confirm-link.route";
-import profile from "./profile.route";
-import notFound from "./not-found.route";
+import * as pages from "./pages";
 
-export const SITE_ROUTES: readonly RouteDeclaration[] = [home, listing, ranking, search, video, info, auth, resetPassword, confirmLink, profile, notFound];
+export const SITE_ROUTES: readonly RouteDeclaration[] = Object.values(pages);

@@ -23,7 +23,7 @@ const browserLoader = () => null;
 const routes = createRoutes({ rootLoader: noLoader, sessionUser: noLoader, pageData: () => browserLoader, ranking: noLoader });
 
 describe("route declarations", () => {
-  it("every shared/routes/*.route.ts is listed once in SITE_ROUTES, with its file name as id", () => {
+  it("every shared/routes/*.route.ts is listed once (shared/routes/pages.ts), with its file name as id", () => {
     const files = fs.readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".route.ts"));
     expect(files.map((f) => f.replace(/\.route\.ts$/, "")).sort()).toEqual([...ROUTE_FILES.keys()].sort());
     for (const [id, module] of ROUTE_FILES) {
