@@ -21,7 +21,7 @@ import { Layout, type NavItem } from "./views/Layout";
 import { AuditScreen, ForbiddenScreen, HomeScreen, MessageScreen, RolesScreen } from "./views/Screens";
 import { EnrolScreen, RecoveryCodesScreen, VerifyScreen } from "./views/SecondStep";
 
-type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 501 | 503;
 
 /** The screens that exist, and who sees them (later slices add theirs here). */
 const SCREENS: readonly (NavItem & { needs: AdminPermission })[] = [
