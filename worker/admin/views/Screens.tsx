@@ -171,7 +171,7 @@ export function AuditScreen({ entries, query, more }: { entries: AuditRecord[]; 
         </div>
       </form>
       <div className="table-wrap panel">
-        <table>
+        <table className="stack-table">
           <thead>
             <tr>
               <th scope="col">时间（北京时间）</th>
@@ -184,11 +184,11 @@ export function AuditScreen({ entries, query, more }: { entries: AuditRecord[]; 
           <tbody>
             {entries.map((e) => (
               <tr key={e.id}>
-                <td>{shanghaiTime.format(e.at)}</td>
-                <td>{e.actorEmail}</td>
-                <td>{ACTION_NAMES[e.action] ?? e.action}</td>
-                <td>{e.target}</td>
-                <td className="change">
+                <td data-label="时间">{shanghaiTime.format(e.at)}</td>
+                <td data-label="操作人">{e.actorEmail}</td>
+                <td data-label="操作">{ACTION_NAMES[e.action] ?? e.action}</td>
+                <td data-label="对象">{e.target}</td>
+                <td data-label="变更" className="change">
                   {shown(e.before)} → {shown(e.after)}
                 </td>
               </tr>

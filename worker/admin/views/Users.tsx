@@ -140,7 +140,7 @@ export function UserScreen({ account, sessions, canSignOut, isSelf, ok, error }:
           <p className="muted">没有登录中的设备。</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack-table">
               <thead>
                 <tr>
                   <th scope="col">设备</th>
@@ -152,10 +152,10 @@ export function UserScreen({ account, sessions, canSignOut, isSelf, ok, error }:
               <tbody>
                 {sessions.map((s, i) => (
                   <tr key={i}>
-                    <td>{deviceLabel(s.userAgent)}</td>
-                    <td>{countryName(s.country) ?? "—"}</td>
-                    <td>{when(s.createdAt)}</td>
-                    <td>{when(s.lastSeenAt)}</td>
+                    <td data-label="设备">{deviceLabel(s.userAgent)}</td>
+                    <td data-label="地区">{countryName(s.country) ?? "—"}</td>
+                    <td data-label="登录时间">{when(s.createdAt)}</td>
+                    <td data-label="最近活动">{when(s.lastSeenAt)}</td>
                   </tr>
                 ))}
               </tbody>
