@@ -35,6 +35,7 @@ const MESSAGES: Record<string, string> = {
   same_password: "新密码不能与当前密码相同",
   password_too_long: PASSWORD_TOO_LONG,
   too_many_attempts: TOO_MANY_ATTEMPTS,
+  user_banned: "账号已停用",
   otp_expired: "链接已失效或已被使用，请重新发送邮件",
   session_not_found: "该设备已退出登录",
   bad_json: "请求格式错误",

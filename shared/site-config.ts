@@ -15,6 +15,9 @@ export interface SiteConfig {
   businessContact: string;
   filingNumber: string;
   cultureLicence: string;
+  /** The home page's hero heading and the line under it. */
+  heroTitle: string;
+  heroText: string;
 }
 
 /** The defaults of every configurable text (spec §1, §2): what the site shows when no variable is set. */
@@ -39,6 +42,9 @@ export interface SiteVariables {
   BUSINESS_CONTACT: string;
   FILING_NUMBER: string;
   CULTURE_LICENCE: string;
+  /** Absent → the defaults (callers that only set the footer texts). */
+  HERO_TITLE?: string;
+  HERO_TEXT?: string;
 }
 
 /** The site's settings: SITE_URL's origin when it is set, else the request's; a SITE_URL that is not an absolute URL is refused (an error), never ignored. */
@@ -50,5 +56,7 @@ export function siteConfigFrom(vars: SiteVariables, requestOrigin: string): Site
     businessContact: vars.BUSINESS_CONTACT,
     filingNumber: vars.FILING_NUMBER,
     cultureLicence: vars.CULTURE_LICENCE,
+    heroTitle: vars.HERO_TITLE ?? DEFAULT_SITE_CONFIG.heroTitle,
+    heroText: vars.HERO_TEXT ?? DEFAULT_SITE_CONFIG.heroText,
   };
 }

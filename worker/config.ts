@@ -53,18 +53,6 @@ const text = v.optional(
   ),
 );
 
-/** Free text with a default: blank or absent → `fallback`. */
-function textOr(fallback: string) {
-  return v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.transform((value) => value || fallback),
-    ),
-    fallback,
-  );
-}
-
 /** An absolute http(s) URL; blank counts as unset. */
 const httpUrl = v.optional(
   v.pipe(
@@ -75,17 +63,72 @@ const httpUrl = v.optional(
   ),
 );
 
+/** A site text: trimmed, at most `max` characters (code points), blank or absent → `fallback`. */
+function siteText(fallback: string, max: number) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((value) => [...value].length <= max, `不能超过${max}个字`),
+      v.check((value) => !/[\r\n]/.test(value), "不能换行"),
+      v.transform((value) => value || fallback),
+    ),
+    fallback,
+  );
+}
+
+/** Words separated by commas (，or ,) or new lines. */
+export const wordsOf = (value: string): string[] => [
+  ...new Set(
+    value
+      .split(/[,，\n]/)
+      .map((w) => w.trim())
+      .filter(Boolean),
+  ),
+];
+
+/** 热门搜索: at most 10 words of at most 20 characters; none → the best-rated titles. */
+const HOT_SEARCH_LIMIT = { words: 10, chars: 20 } as const;
+const hotSearches = v.optional(
+  v.pipe(
+    v.string(),
+    v.transform(wordsOf),
+    v.check((words) => words.length <= HOT_SEARCH_LIMIT.words, `最多${HOT_SEARCH_LIMIT.words}个词`),
+    v.check((words) => words.every((w) => [...w].length <= HOT_SEARCH_LIMIT.chars), `每个词不能超过${HOT_SEARCH_LIMIT.chars}个字`),
+  ),
+  "",
+);
+
+/**
+ * The texts an admin can also change at run time (管理后台 站点设置): the variables are their
+ * defaults, a setting saved on the web overrides one, a setting cleared falls back to it. The web
+ * form is validated with these very entries (worker/admin/settings.ts).
+ */
+export const SITE_SETTING_ENTRIES = {
+  /** The site's texts (spec §1, §2); unset or blank → shared/site-defaults.json. */
+  SITE_NAME: siteText(DEFAULT_SITE_CONFIG.siteName, 20),
+  BUSINESS_CONTACT: siteText(DEFAULT_SITE_CONFIG.businessContact, 100),
+  FILING_NUMBER: siteText(DEFAULT_SITE_CONFIG.filingNumber, 60),
+  CULTURE_LICENCE: siteText(DEFAULT_SITE_CONFIG.cultureLicence, 80),
+  /** The home page's hero: its heading and the line under it. */
+  HERO_TITLE: siteText(DEFAULT_SITE_CONFIG.heroTitle, 30),
+  HERO_TEXT: siteText(DEFAULT_SITE_CONFIG.heroText, 120),
+  /** 热门搜索 of the header's search box (commas or new lines); unset → the best-rated titles. */
+  HOT_SEARCHES: hotSearches,
+};
+
+export type SiteSettingKey = keyof typeof SITE_SETTING_ENTRIES;
+
+/** The run-time site settings: any of the entries above, each as the variable's text. */
+export const SiteSettingsSchema = v.object(SITE_SETTING_ENTRIES);
+
 const DAY_LIMIT = 3650;
 
 export const ConfigSchema = v.pipe(
   v.object({
-    /** The site's texts (spec §1, §2); unset or blank → shared/site-defaults.json. */
-    SITE_NAME: textOr(DEFAULT_SITE_CONFIG.siteName),
+    ...SITE_SETTING_ENTRIES,
     /** The site's address: canonical links, structured data, links in e-mails, the 弹幕 origin check. */
     SITE_URL: httpUrl,
-    BUSINESS_CONTACT: textOr(DEFAULT_SITE_CONFIG.businessContact),
-    FILING_NUMBER: textOr(DEFAULT_SITE_CONFIG.filingNumber),
-    CULTURE_LICENCE: textOr(DEFAULT_SITE_CONFIG.cultureLicence),
     SUPABASE_URL: httpUrl,
     SUPABASE_ANON_KEY: text,
     /** A real Supabase project's service-role key: the 管理后台 grants and revokes roles with it (app_metadata). Never sent to a browser. */
@@ -180,9 +223,13 @@ export function configOf(env: Env): Config {
   return result.config;
 }
 
-/** The site's settings of a request (root data, SEO files, feeds): from the configuration, SITE_URL's origin or else the request's. */
-export function siteConfigOf(env: Env, requestUrl: string): SiteConfig {
-  return siteConfigFrom(configOf(env), new URL(requestUrl).origin);
+/**
+ * The site's settings of a request (root data, SEO files, feeds): from the configuration, SITE_URL's
+ * origin or else the request's. Without `config`, the variables alone; a request that read the
+ * 站点设置 passes their configuration (worker/site-settings.ts siteConfigFor).
+ */
+export function siteConfigOf(env: Env, requestUrl: string, config: Config = configOf(env)): SiteConfig {
+  return siteConfigFrom(config, new URL(requestUrl).origin);
 }
 
 /**

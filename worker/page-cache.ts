@@ -2,6 +2,7 @@ import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
 import { answerCache } from "./http/edge-cache";
 import { routeAt } from "../shared/routes/route-at";
+import { settingsKey } from "./site-settings";
 
 const BUILD_ID = clientAssets.scripts.join(",");
 
@@ -26,13 +27,14 @@ const TRACKING_PARAM =
 
 /**
  * The cache key's URL: tracking parameters dropped and the rest sorted (`?sort=rating&year=2025`
- * and `?year=2025&sort=rating` render the same page), plus the build id.
+ * and `?year=2025&sort=rating` render the same page), plus the build id and the version of the
+ * 站点设置 (a save changes every page's key: docs/decisions/0073-admin-settings-and-cache.md).
  */
-export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID): string {
+export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID, settings = "0"): string {
   const url = new URL(requestUrl);
   const kept = [...url.searchParams].filter(([name]) => !TRACKING_PARAM.test(name));
   kept.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  url.search = new URLSearchParams([...kept, ["__build", buildId]]).toString();
+  url.search = new URLSearchParams([...kept, ["__build", buildId], ["__site", settings]]).toString();
   url.hash = "";
   return url.toString();
 }
@@ -55,7 +57,7 @@ export async function withPageCache(c: AppContext, render: () => Promise<Respons
   const cache = answerCache(c.env);
   if (!cache || !isCacheablePage(c)) return render();
   // The build's entry file name is part of the key: after a deploy no page points at old assets.
-  const key = new Request(pageCacheKeyUrl(c.req.url), { method: "GET" });
+  const key = new Request(pageCacheKeyUrl(c.req.url, BUILD_ID, await settingsKey(c)), { method: "GET" });
   try {
     const hit = await cache.match(key);
     if (hit) {

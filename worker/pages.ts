@@ -3,6 +3,7 @@ import { applySession, createRequestSession, currentUser, libraryOf, SESSION_COO
 import { visitorRedirect } from "../shared/routes/declare";
 import { routeAt } from "../shared/routes/route-at";
 import { withPageCache } from "./page-cache";
+import { siteConfigFor } from "./site-settings";
 import { anonymousRootData, renderPage } from "./ssr";
 
 /** A redirect that depends on who is signed in (a route's `visitor` rule): never stored by any cache. */
@@ -20,7 +21,7 @@ function privateRedirect(c: AppContext, location: string): Response {
 export async function handlePage(c: AppContext): Promise<Response> {
   const path = new URL(c.req.url).pathname;
   const route = routeAt(path)?.route;
-  const root = anonymousRootData(c);
+  const root = anonymousRootData(c, await siteConfigFor(c));
   if (!(c.req.header("Cookie") ?? "").includes(SESSION_COOKIE)) {
     const to = route && visitorRedirect(route, false, path);
     if (to) return privateRedirect(c, to);

@@ -2,6 +2,7 @@ import { MAIN_CATEGORIES } from "../shared/catalogue/categories";
 import { INFO_PAGE_TYPES } from "../shared/content/info-page-types";
 import type { AppContext } from "./app-env";
 import { siteConfigOf } from "./config";
+import { siteConfigFor } from "./site-settings";
 import { cachedText } from "./edge-answers";
 import { rssXml, RSS_SIZE, sitemapIndexXml, sitemapXml, type Enclosure } from "./feeds/crawl-feeds";
 import type { FeedTitle } from "./feeds/source";
@@ -86,7 +87,8 @@ async function enclosuresOf(env: Env, origin: string, titles: readonly FeedTitle
 }
 
 export async function rssHandler(c: AppContext): Promise<Response> {
-  const config = configOfRequest(c);
+  // The feed names the site: its name as the 站点设置 have it now.
+  const config = await siteConfigFor(c);
   const { items } = await feedSource(c.env).titles({ offset: 0, limit: RSS_SIZE });
   const enclosures = await enclosuresOf(c.env, config.origin, items);
   const channel = {

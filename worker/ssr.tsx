@@ -5,6 +5,7 @@ import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
 import type { VideoData } from "../shared/loaders";
 import type { RootData } from "../shared/root-data";
+import type { SiteConfig } from "../shared/site-config";
 import { createRoutes, declarationOf } from "../shared/routes/create-routes";
 import type { RouteDeclaration } from "../shared/routes/declare";
 import type { AppContext } from "./app-env";
@@ -45,9 +46,9 @@ export const siteHandler = createStaticHandler(
   }),
 );
 
-/** Root data of an anonymous request. */
-export function anonymousRootData(c: AppContext): RootData {
-  return { config: siteConfigOf(c.env, c.req.url), user: null, library: null };
+/** Root data of an anonymous request (`config`: the site's texts with the 站点设置 applied, worker/site-settings.ts). */
+export function anonymousRootData(c: AppContext, config: SiteConfig = siteConfigOf(c.env, c.req.url)): RootData {
+  return { config, user: null, library: null };
 }
 
 /** A React Router static handler (the site's, or a test's). */

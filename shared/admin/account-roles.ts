@@ -78,13 +78,13 @@ export function secondStepResetStatements(userId: string): SqlStatement[] {
 export const SERVICE_ROLE_KEY_NAME = "SUPABASE_SERVICE_ROLE_KEY";
 
 export interface AdminApiRequest {
-  method: "GET" | "PUT";
+  method: "GET" | "PUT" | "DELETE";
   url: string;
   headers: Record<string, string>;
   body?: string;
 }
 
-function adminHeaders(serviceKey: string): Record<string, string> {
+export function adminHeaders(serviceKey: string): Record<string, string> {
   return { apikey: serviceKey, Authorization: `Bearer ${serviceKey}`, "Content-Type": "application/json" };
 }
 

@@ -27,9 +27,9 @@ export function HomePage() {
       />
       <section className="hero" aria-labelledby="hero-title">
         <h1 id="hero-title" className="hero-title">
-          精彩影视，免费畅享
+          {config.heroTitle}
         </h1>
-        <p className="hero-text">海量电影、电视剧、综艺与纪录片，高清画质，随点随看。</p>
+        <p className="hero-text">{config.heroText}</p>
         <div className="hero-actions">
           <PageLink to="/category/电影" className="button button-primary button-large">
             浏览电影

@@ -1,10 +1,10 @@
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeRole } from "../../scripts/admin/roles";
 import { totpCode } from "../../worker/admin/totp";
-import { baseURL, launchBrowser, newPage, PHONE, screenshot } from "./browser";
-import { axeViolations } from "./axe";
+import { shots } from "./admin-pages";
+import { baseURL, launchBrowser, newPage, PHONE } from "./browser";
 import { E2E_STATE } from "./site-env";
 import { fillSignIn, newVisitor, PASSWORD, signUpViaApi, submit, uniqueEmail } from "./visitors";
 
@@ -17,7 +17,6 @@ import { fillSignIn, newVisitor, PASSWORD, signUpViaApi, submit, uniqueEmail } f
  * (test-output/screenshots/).
  */
 
-const DESKTOP_1366 = { width: 1366, height: 900 } as const;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -27,19 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const [width, viewport] of [
-    [390, PHONE],
-    [1366, DESKTOP_1366],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await screenshot(page, `admin-${name}-${width}`);
-    expect(await axeViolations(page), `${name} at ${width}`).toEqual([]);
-    // Nothing runs off the side at either width.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-  }
-}
 
 describe("管理后台", () => {
   it("grant with the command line, sign in, enrol TOTP, keep the recovery codes, reach 概览", async () => {

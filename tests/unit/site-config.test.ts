@@ -24,6 +24,8 @@ describe("site configuration: one set of defaults (shared/site-defaults.json)", 
       businessContact: "商务合作请联系：微信 yingshi_bd",
       filingNumber: "京ICP备2025000000号-1",
       cultureLicence: "网络文化经营许可证：京网文〔2025〕0000-000号",
+      heroTitle: "精彩影视，免费畅享",
+      heroText: "海量电影、电视剧、综艺与纪录片，高清画质，随点随看。",
     });
   });
 

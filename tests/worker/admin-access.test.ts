@@ -19,6 +19,8 @@ interface Route {
 }
 
 const UNKNOWN = () => uniqueEmail("nobody");
+/** An account id no account has. */
+const NO_ACCOUNT = "00000000-0000-4000-8000-000000000000";
 const SIGNED_OUT: [number, string] = [401, "not_signed_in"];
 const NO_ROLE: [number, string] = [403, "forbidden"];
 const STEP: [number, string] = [403, "second_step_required"];
@@ -54,6 +56,23 @@ const ROUTES: readonly Route[] = [
   },
   { method: "POST", path: "/api/admin/roles/revoke", json: { email: UNKNOWN() }, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "unknown_email"]] },
   { method: "GET", path: "/api/admin/audit", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "GET", path: "/api/admin/overview", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  { method: "GET", path: "/api/admin/users?q=x", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "GET", path: `/api/admin/users/${NO_ACCOUNT}`, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "unknown_account"]] },
+  ...["disable", "enable", "sign-out"].map((action): Route => ({
+    method: "POST",
+    path: `/api/admin/users/${NO_ACCOUNT}/${action}`,
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "unknown_account"]],
+  })),
+  {
+    method: "POST",
+    path: `/api/admin/users/${NO_ACCOUNT}/delete`,
+    json: { confirm: "x@example.com" },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "unknown_account"]],
+  },
+  { method: "GET", path: "/api/admin/settings", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "POST", path: "/api/admin/settings", json: { version: "x" }, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "version_required"]] },
+  { method: "GET", path: "/api/admin/audit?target=x&from=2026-01-01&to=2026-12-31", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 

@@ -1,11 +1,11 @@
 /** Bearer access token → its user and live session (401 no_authorization / 403 otherwise). */
 import type { Context } from "hono";
 import type { Service } from "./context";
-import { AuthServiceError, badJwt, noAuthorization, sessionNotFound } from "./errors";
+import { AuthServiceError, badJwt, noAuthorization, sessionNotFound, userBanned } from "./errors";
 import { JwtError, verifyJwt } from "./jwt";
 import { selectSessionStatement, sessionEnded } from "./tokens";
 import type { SessionRow } from "./tokens";
-import { AUDIENCE, selectUserByIdStatement } from "./users";
+import { AUDIENCE, isBanned, selectUserByIdStatement } from "./users";
 import type { UserRow } from "./users";
 
 export interface Authenticated {
@@ -30,5 +30,7 @@ export async function authenticate(svc: Service, c: Context, nowMs: number): Pro
   const session = (sessionResult.results[0] as SessionRow | undefined) ?? null;
   const user = (userResult.results[0] as UserRow | undefined) ?? null;
   if (!session || !user || session.user_id !== user.id || sessionEnded(session, nowMs, svc.policy)) throw sessionNotFound();
+  // A token issued before the account was disabled is refused too (disabling also deletes its sessions).
+  if (isBanned(user, nowMs)) throw userBanned(403);
   return { user, session };
 }

@@ -62,6 +62,9 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 export const invalidCredentials = (message = "Invalid login credentials") => new AuthServiceError(400, "invalid_credentials", message);
 
+/** A disabled account (GoTrue: 400 at sign-in and refresh, 403 for an access token). */
+export const userBanned = (status: 400 | 403) => new AuthServiceError(status, "user_banned", "User is banned");
+
 export const noAuthorization = () => new AuthServiceError(401, "no_authorization", "This endpoint requires a valid Bearer token");
 
 export const badJwt = (reason: string) => new AuthServiceError(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);

@@ -11,9 +11,9 @@
  *   and answers refresh_token_already_used.
  */
 import { bytesToBase64Url, isoTime, randomBytes } from "./encoding";
-import { refreshTokenAlreadyUsed, refreshTokenNotFound, sessionExpired } from "./errors";
+import { refreshTokenAlreadyUsed, refreshTokenNotFound, sessionExpired, userBanned } from "./errors";
 import { signJwt } from "./jwt";
-import { AUDIENCE, ROLE, selectUserByIdStatement, serializeUser, parseMetadata } from "./users";
+import { AUDIENCE, ROLE, isBanned, selectUserByIdStatement, serializeUser, parseMetadata } from "./users";
 import type { UserObject, UserRow } from "./users";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
@@ -192,6 +192,7 @@ export async function rotateRefreshToken(ctx: TokenContext, found: RefreshTokenR
   if (!session || !user || session.user_id !== user.id) throw refreshTokenNotFound();
   if (session.not_after !== null && Date.parse(session.not_after) <= nowMs) throw refreshTokenAlreadyUsed();
   if (sessionEnded(session, nowMs, ctx.policy)) throw sessionExpired();
+  if (isBanned(user, nowMs)) throw userBanned(400);
 
   if (!row.revoked) {
     const child = generateRefreshToken();

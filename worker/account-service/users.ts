@@ -19,6 +19,8 @@ export interface UserRow {
   updated_at: string;
   /** A new address waiting for its confirmation link. */
   email_change: string | null;
+  /** Disabled until then (GoTrue's banned_until; the 管理后台 sets it far ahead); null = active. */
+  banned_until: string | null;
 }
 
 export type Metadata = Record<string, unknown>;
@@ -47,6 +49,7 @@ export interface UserObject {
   confirmed_at?: string;
   last_sign_in_at?: string;
   new_email?: string;
+  banned_until?: string;
   app_metadata: Metadata;
   user_metadata: Metadata;
   identities: Identity[];
@@ -99,6 +102,7 @@ export function serializeUser(u: UserRow): UserObject {
     ...(confirmedAt ? { confirmed_at: confirmedAt } : {}),
     ...(u.last_sign_in_at ? { last_sign_in_at: u.last_sign_in_at } : {}),
     ...(u.email_change ? { new_email: u.email_change } : {}),
+    ...(u.banned_until ? { banned_until: u.banned_until } : {}),
     app_metadata: parseMetadata(u.raw_app_meta_data),
     user_metadata: parseMetadata(u.raw_user_meta_data),
     identities: [
@@ -169,16 +173,17 @@ export function newUserRow({ email, passwordHash, data, confirmed, nowMs }: NewU
     created_at: now,
     updated_at: now,
     email_change: null,
+    banned_until: null,
   };
 }
 
 const USER_COLUMNS =
   "id, email, encrypted_password, email_confirmed_at, confirmation_sent_at, last_sign_in_at, " +
-  "raw_user_meta_data, raw_app_meta_data, identity_id, created_at, updated_at, email_change";
+  "raw_user_meta_data, raw_app_meta_data, identity_id, created_at, updated_at, email_change, banned_until";
 
 export function insertUserStatement(db: D1Database, u: UserRow): D1PreparedStatement {
   return db
-    .prepare(`INSERT INTO users (${USER_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`)
+    .prepare(`INSERT INTO users (${USER_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`)
     .bind(
       u.id,
       u.email,
@@ -192,7 +197,13 @@ export function insertUserStatement(db: D1Database, u: UserRow): D1PreparedState
       u.created_at,
       u.updated_at,
       u.email_change,
+      u.banned_until,
     );
+}
+
+/** Whether the account is disabled at `nowMs` (banned_until in the future, as GoTrue's IsBanned). */
+export function isBanned(u: Pick<UserRow, "banned_until">, nowMs: number): boolean {
+  return u.banned_until !== null && Date.parse(u.banned_until) > nowMs;
 }
 
 export function findUserByEmail(db: D1Database, email: string): Promise<UserRow | null> {

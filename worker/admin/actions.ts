@@ -13,7 +13,7 @@ import type { AdminVisitor } from "./access";
 import { confirmEnrolment, pendingSecret, verifySecondStep, type CodeRefusal } from "./two-step";
 import { groupedSecret, qrSvg, totpUri } from "./totp";
 
-export type Refusal = { ok: false; status: 400 | 403 | 404 | 409 | 429 | 503; code: string; message: string };
+export type Refusal = { ok: false; status: 400 | 403 | 404 | 409 | 429 | 501 | 503; code: string; message: string };
 export type Result<T> = { ok: true; value: T } | Refusal;
 
 const refusal = (status: Refusal["status"], code: string, message: string): Refusal => ({ ok: false, status, code, message });

@@ -11,10 +11,13 @@ import { readAuthBody, textField } from "../auth/body";
 import { MAX_BODY_BYTES } from "../request-body";
 import type { AdminVisitor } from "./access";
 import { finishEnrolment, grantRole, passSecondStep, revokeRole, roleHolders, startEnrolment, type Result } from "./actions";
-import { readAudit } from "./audit";
+import { auditFilterOf, readAudit } from "./audit";
+import { overviewOf } from "./overview";
+import { saveSettings, settingsView } from "./settings";
+import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
 
-type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 503;
 
 function jsonError(c: AdminContext, status: Status, code: string, message: string, extra: Record<string, unknown> = {}): Response {
   return c.json({ error: { code, message, ...extra } }, status);
@@ -118,14 +121,43 @@ adminApi.post("/roles/revoke", needs("admin"), async (c) => {
 
 adminApi.get("/audit", needs("admin"), async (c) => {
   const limit = Math.min(Math.max(Number(c.req.query("limit")) || 50, 1), 200);
-  const before = Number(c.req.query("before"));
-  const entries = await readAudit(c.env.DB, {
-    actor: c.req.query("actor") || undefined,
-    action: c.req.query("action") || undefined,
-    beforeId: Number.isInteger(before) && before > 0 ? before : undefined,
-    limit,
-  });
+  const entries = await readAudit(
+    c.env.DB,
+    auditFilterOf((name) => c.req.query(name), limit),
+  );
   return c.json({ entries });
+});
+
+// ---- 概览 (both roles: aggregate figures only) ------------------------------------------------
+
+adminApi.get("/overview", needs("moderation"), async (c) => c.json(await overviewOf(c.env)));
+
+// ---- 用户管理 ---------------------------------------------------------------------------------
+
+adminApi.get("/users", needs("admin"), async (c) => answer(c, await listAccounts(c.env, c.req.query("q"), c.req.query("page"))));
+
+adminApi.get("/users/:id", needs("admin"), async (c) => answer(c, await accountDetail(c.env, c.req.param("id"))));
+
+adminApi.post("/users/:id/disable", needs("admin"), async (c) => answer(c, await setAccountDisabled(c.env, visitorOf(c), c.req.param("id"), true)));
+
+adminApi.post("/users/:id/enable", needs("admin"), async (c) => answer(c, await setAccountDisabled(c.env, visitorOf(c), c.req.param("id"), false)));
+
+adminApi.post("/users/:id/sign-out", needs("admin"), async (c) => answer(c, await signOutAccount(c.env, visitorOf(c), c.req.param("id"))));
+
+adminApi.post("/users/:id/delete", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await deleteAccount(c.env, visitorOf(c), c.req.param("id"), textField(body, "confirm")));
+});
+
+// ---- 站点设置 ---------------------------------------------------------------------------------
+
+adminApi.get("/settings", needs("admin"), async (c) => c.json(await settingsView(c.env)));
+
+adminApi.post("/settings", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await saveSettings(c.env, visitorOf(c), body));
 });
 
 adminApi.all("*", needs("moderation"), (c) => jsonError(c, 404, "not_found", "接口不存在"));

@@ -15,7 +15,7 @@ import { adminAccess, type AdminAccess } from "./access";
 
 export interface AdminEnv {
   Bindings: Env;
-  Variables: AppEnv["Variables"] & { adminSession: RequestSession; adminAccess: AdminAccess };
+  Variables: AppEnv["Variables"] & { adminSession: RequestSession; adminAccess: AdminAccess; siteName: string };
 }
 
 export type AdminContext = Context<AdminEnv>;

@@ -11,21 +11,29 @@ import { renderToStaticMarkup } from "react-dom/server.node";
 import { roleAllows, ROLE_NAMES, type AdminPermission } from "../../shared/admin/roles";
 import { safeRedirectPath } from "../../shared/safe-redirect";
 import { readAuthBody, textField } from "../auth/body";
-import { siteConfigOf } from "../config";
+import { siteConfigFor } from "../site-settings";
 import { MAX_BODY_BYTES } from "../request-body";
 import type { AdminVisitor } from "./access";
 import { finishEnrolment, grantRole, passSecondStep, revokeRole, roleHolders, startEnrolment } from "./actions";
-import { readAudit } from "./audit";
+import { auditFilterOf, readAudit } from "./audit";
+import { overviewOf } from "./overview";
+import { saveSettings, settingsView } from "./settings";
+import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
 import { Layout, type NavItem } from "./views/Layout";
-import { AuditScreen, ForbiddenScreen, HomeScreen, MessageScreen, RolesScreen } from "./views/Screens";
+import { OverviewScreen } from "./views/Overview";
+import { AuditScreen, ForbiddenScreen, MessageScreen, RolesScreen } from "./views/Screens";
+import { SettingsScreen } from "./views/Settings";
+import { UserScreen, UsersScreen } from "./views/Users";
 import { EnrolScreen, RecoveryCodesScreen, VerifyScreen } from "./views/SecondStep";
 
-type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 501 | 503;
 
 /** The screens that exist, and who sees them (later slices add theirs here). */
 const SCREENS: readonly (NavItem & { needs: AdminPermission })[] = [
   { href: "/admin", label: "概览", needs: "moderation" },
+  { href: "/admin/users", label: "用户管理", needs: "admin" },
+  { href: "/admin/settings", label: "站点设置", needs: "admin" },
   { href: "/admin/roles", label: "角色管理", needs: "admin" },
   { href: "/admin/audit", label: "操作日志", needs: "admin" },
 ];
@@ -33,10 +41,11 @@ const SCREENS: readonly (NavItem & { needs: AdminPermission })[] = [
 const screensFor = (visitor: AdminVisitor): NavItem[] => SCREENS.filter((s) => roleAllows(visitor.role, s.needs)).map(({ href, label }) => ({ href, label }));
 
 function page(c: AdminContext, status: PageStatus, title: string, body: ReactElement, visitor?: AdminVisitor): Response {
-  const siteName = siteConfigOf(c.env, c.req.url).siteName;
+  const siteName = c.get("siteName");
   const path = new URL(c.req.url).pathname;
+  const current = SCREENS.filter((s) => s.href !== "/admin" && path.startsWith(s.href)).map((s) => s.href)[0] ?? path;
   const nav =
-    visitor && visitor.step.kind === "passed" ? { items: screensFor(visitor), current: path, who: { email: visitor.email, role: visitor.role } } : undefined;
+    visitor && visitor.step.kind === "passed" ? { items: screensFor(visitor), current, who: { email: visitor.email, role: visitor.role } } : undefined;
   const html =
     "<!DOCTYPE html>" +
     renderToStaticMarkup(
@@ -76,6 +85,11 @@ async function enrolScreen(c: AdminContext, visitor: AdminVisitor, status: PageS
 export const adminPages = new Hono<AdminEnv>({ strict: false });
 
 adminPages.use("*", adminAnswers);
+// The site's name as the 站点设置 have it (the page title and the header).
+adminPages.use("*", async (c, next) => {
+  c.set("siteName", (await siteConfigFor(c)).siteName);
+  await next();
+});
 adminPages.use(
   "*",
   sameSiteWrites((c) => message(c, 403, "请求被拒绝", "请求来源不明，已拒绝。请从管理后台页面重新提交。")),
@@ -133,9 +147,9 @@ function allowed(c: AdminContext, permission: AdminPermission): Response | null 
   return roleAllows(visitorOf(c).role, permission) ? null : page(c, 403, "无权访问", <ForbiddenScreen signedInAs={visitorOf(c).email} />, visitorOf(c));
 }
 
-adminPages.get("/", (c) => {
+adminPages.get("/", async (c) => {
   const visitor = visitorOf(c);
-  return page(c, 200, "概览", <HomeScreen role={visitor.role} screens={screensFor(visitor)} />, visitor);
+  return page(c, 200, "概览", <OverviewScreen overview={await overviewOf(c.env)} role={visitor.role} screens={screensFor(visitor)} />, visitor);
 });
 
 const ROLE_DONE: Record<string, string> = { grant: "已授予角色", revoke: "已撤销角色" };
@@ -152,7 +166,8 @@ adminPages.get("/roles", async (c) => {
   if (denied) return denied;
   const done = ROLE_DONE[c.req.query("done") ?? ""];
   const who = c.req.query("email") ?? "";
-  return rolesPage(c, 200, done ? { ok: who ? `${done}：${who}` : done } : {});
+  // From 用户管理: the grant form starts with that account's e-mail.
+  return rolesPage(c, 200, done ? { ok: who ? `${done}：${who}` : done } : { email: who.slice(0, 320) });
 });
 
 adminPages.post("/roles/grant", async (c) => {
@@ -174,13 +189,110 @@ adminPages.post("/roles/revoke", async (c) => {
   return c.redirect(`/admin/roles?done=revoke&email=${encodeURIComponent(result.value.email)}`, 303);
 });
 
+const AUDIT_PAGE = 100;
+
 adminPages.get("/audit", async (c) => {
   const denied = allowed(c, "admin");
   if (denied) return denied;
-  const actor = (c.req.query("actor") ?? "").trim();
-  const action = (c.req.query("action") ?? "").trim();
-  const entries = await readAudit(c.env.DB, { actor: actor || undefined, action: action || undefined, limit: 100 });
-  return page(c, 200, "操作日志", <AuditScreen entries={entries} actor={actor} action={action} />, visitorOf(c));
+  const q = (name: string) => (c.req.query(name) ?? "").trim().slice(0, 320);
+  const filter = auditFilterOf((name) => c.req.query(name), AUDIT_PAGE + 1);
+  const found = await readAudit(c.env.DB, filter);
+  const query = { actor: q("actor"), action: q("action"), target: q("target"), from: q("from"), to: q("to") };
+  return page(c, 200, "操作日志", <AuditScreen entries={found.slice(0, AUDIT_PAGE)} query={query} more={found.length > AUDIT_PAGE} />, visitorOf(c));
+});
+
+// ---- 用户管理 ---------------------------------------------------------------------------------
+
+const USER_DONE: Record<string, string> = {
+  disable: "已停用账号，它已退出所有设备",
+  enable: "已启用账号",
+  "sign-out": "已让该账号退出所有设备",
+};
+
+adminPages.get("/users", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const found = await listAccounts(c.env, c.req.query("q"), c.req.query("page"));
+  if (!found.ok) return message(c, found.status, "用户管理", found.message, visitorOf(c));
+  const deleted = c.req.query("deleted");
+  return page(c, 200, "用户管理", <UsersScreen found={found.value} notice={deleted ? `已删除账号：${deleted.slice(0, 320)}` : undefined} />, visitorOf(c));
+});
+
+async function userPage(c: AdminContext, id: string, status: PageStatus, notice: { ok?: string; error?: string } = {}): Promise<Response> {
+  const visitor = visitorOf(c);
+  const detail = await accountDetail(c.env, id);
+  if (!detail.ok) return message(c, detail.status, "用户管理", detail.message, visitor);
+  const { account, sessions, canSignOut } = detail.value;
+  return page(
+    c,
+    status,
+    account.email,
+    <UserScreen account={account} sessions={sessions} canSignOut={canSignOut} isSelf={account.id === visitor.userId} {...notice} />,
+    visitor,
+  );
+}
+
+adminPages.get("/users/:id", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const done = USER_DONE[c.req.query("done") ?? ""];
+  return userPage(c, c.req.param("id"), 200, done ? { ok: done } : {});
+});
+
+for (const action of ["disable", "enable", "sign-out"] as const) {
+  adminPages.post(`/users/:id/${action}`, async (c) => {
+    const denied = allowed(c, "admin");
+    if (denied) return denied;
+    const id = c.req.param("id");
+    const result =
+      action === "sign-out" ? await signOutAccount(c.env, visitorOf(c), id) : await setAccountDisabled(c.env, visitorOf(c), id, action === "disable");
+    if (!result.ok)
+      return result.status === 404 ? message(c, 404, "用户管理", result.message, visitorOf(c)) : userPage(c, id, result.status, { error: result.message });
+    return c.redirect(`/admin/users/${encodeURIComponent(id)}?done=${action}`, 303);
+  });
+}
+
+adminPages.post("/users/:id/delete", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const id = c.req.param("id");
+  const form = (await formOf(c)) ?? {};
+  const result = await deleteAccount(c.env, visitorOf(c), id, textField(form, "confirm"));
+  if (!result.ok)
+    return result.status === 404 ? message(c, 404, "用户管理", result.message, visitorOf(c)) : userPage(c, id, result.status, { error: result.message });
+  return c.redirect(`/admin/users?deleted=${encodeURIComponent(result.value.email)}`, 303);
+});
+
+// ---- 站点设置 ---------------------------------------------------------------------------------
+
+adminPages.get("/settings", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  return page(
+    c,
+    200,
+    "站点设置",
+    <SettingsScreen view={await settingsView(c.env)} ok={c.req.query("done") ? "已保存站点设置，一分钟内所有访客可见" : undefined} />,
+    visitorOf(c),
+  );
+});
+
+adminPages.post("/settings", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const form = (await formOf(c)) ?? {};
+  const result = await saveSettings(c.env, visitorOf(c), form);
+  if (result.ok) return c.redirect("/admin/settings?done=1", 303);
+  const entered = Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === "string"));
+  // A conflict shows what is saved now; a bad text keeps what was typed.
+  const view = await settingsView(c.env);
+  return page(
+    c,
+    result.status === 409 ? 409 : 400,
+    "站点设置",
+    <SettingsScreen view={view} error={result.message} entered={result.status === 409 ? undefined : entered} />,
+    visitorOf(c),
+  );
 });
 
 adminPages.all("*", (c) => message(c, 404, "页面不存在", "管理后台没有这个页面。", visitorOf(c)));

@@ -7,6 +7,7 @@ import { combineChunks, createServerClient, stringFromBase64URL, type CookieOpti
 import type { SupabaseClient, User } from "@supabase/supabase-js";
 import { createClient, isAuthRetryableFetchError } from "@supabase/supabase-js";
 import { generateCookie, getCookie } from "hono/cookie";
+import { isDisabledUser } from "../../shared/admin/account-state";
 import { parseLibrary, type Library } from "../../shared/library";
 import type { SessionUser } from "../../shared/session-user";
 import type { AppContext } from "../app-env";
@@ -243,7 +244,11 @@ export async function userOfAccessToken(endpoint: ServiceEndpoint, accessToken: 
     const isJson = (response.headers.get("Content-Type") ?? "").includes("json");
     const body: unknown = isJson ? await response.json().catch(() => null) : null;
     if (!isJson) await response.body?.cancel();
-    if (response.status === 200) return isUser(body) ? { kind: "user", user: body } : { kind: "unavailable" };
+    if (response.status === 200) {
+      if (!isUser(body)) return { kind: "unavailable" };
+      // A disabled account's token is refused here even where the service still answers it (a real Supabase project).
+      return isDisabledUser(body, Date.now()) ? { kind: "ended" } : { kind: "user", user: body };
+    }
     if ((response.status === 401 || response.status === 403) && typeof body === "object" && body !== null) return { kind: "ended" };
     return { kind: "unavailable" };
   } catch {
@@ -278,6 +283,11 @@ export async function currentUser(session: RequestSession): Promise<CurrentUser>
     }
     const { data, error } = outcome.value;
     if (data.user && !error) {
+      // A disabled account (the 管理后台) is signed out at its next request, whichever service answered.
+      if (isUser(data.user) && isDisabledUser(data.user, Date.now())) {
+        clearSessionCookies(session);
+        return { user: null, transient: false };
+      }
       if (isUser(data.user)) return { user: data.user, transient: false };
       console.error("session: the account service answered without a user id");
       return transientUser(session);

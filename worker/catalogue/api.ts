@@ -17,6 +17,7 @@ import { notFoundKindOfData, type NotFoundKind } from "../../shared/loaders";
 import { isDataPagePath } from "../../shared/routes/route-at";
 import type { AppContext, AppEnv } from "../app-env";
 import { cachedJson } from "../edge-answers";
+import { siteConfigFor } from "../site-settings";
 import { anonymousRootData, siteHandler, type ServerLoaderContext } from "../ssr";
 import { episodeNamesOf } from "./episode-names";
 import { cardsByIds } from "./titles";
@@ -49,7 +50,7 @@ async function pageData(c: AppContext, path: string, search: string) {
   const request = new Request(target, { signal: c.req.raw.signal });
   try {
     const body: unknown = await siteHandler.queryRoute(request, {
-      requestContext: { root: anonymousRootData(c), db: c.env.DB, env: c.env } satisfies ServerLoaderContext,
+      requestContext: { root: anonymousRootData(c, await siteConfigFor(c)), db: c.env.DB, env: c.env } satisfies ServerLoaderContext,
     });
     return { body };
   } catch (error) {

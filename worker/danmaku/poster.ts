@@ -5,7 +5,10 @@
  * access token the socket opened with, which is asked of the account service again (GET
  * /auth/v1/user: the embedded service answers from D1, so a signed-out, signed-out-everywhere,
  * password-changed or expired session is refused at once — docs/decisions/0041-danmaku-session.md).
- * Disabling accounts and muting users (admin, to come) belong here, for both ways.
+ * A disabled account (管理后台 用户管理) is refused by both ways: its HTTP post carries no user
+ * (the worker's session read signs it out) and its socket's token is answered as ended
+ * (userOfAccessToken: the embedded service refuses it, and a user object with `banned_until`
+ * ahead counts as ended on either service). Muting users (弹幕管理, to come) belongs here too.
  */
 import { accountEndpoint } from "../auth/service-fetch";
 import { accountServiceTimeoutMs, userOfAccessToken } from "../auth/session";
@@ -27,6 +30,6 @@ export async function mayPost(env: Env, poster: Poster, nowMs = Date.now()): Pro
     if (asked.kind === "unavailable") return { ok: false, code: "unavailable" };
     if (asked.kind === "ended" || asked.user.id !== poster.user) return { ok: false, code: "sessionEnded" };
   }
-  // Disabled accounts and muted users: refused here (not yet: the admin does not exist).
+  // Muted users: refused here (not yet: 弹幕管理 does not exist).
   return { ok: true };
 }

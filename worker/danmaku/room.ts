@@ -25,6 +25,7 @@ import {
   type ServerMessage,
 } from "../../shared/danmaku/model";
 import { configOf } from "../config";
+import { countDanmakuPost } from "./post-count";
 import { mayPost, type Standing } from "./poster";
 import { takeRate } from "./rate-limit";
 import type { RoomRef } from "./room-id";
@@ -165,7 +166,10 @@ export class DanmakuRoom extends DurableObject<Env> {
     if (!may.ok) return { ok: false, code: may.code };
     const rate = await takeRate(this.env, author);
     if (!rate.ok) return { ok: false, code: "tooFast", retryAfterMs: rate.retryAfterMs };
-    return { ok: true, comment: this.store(author, checked.draft) };
+    const comment = this.store(author, checked.draft);
+    // 概览's 弹幕 count (post-count.ts): after the comment is out, never holding it up.
+    this.ctx.waitUntil(countDanmakuPost(this.env.DB, comment.created));
+    return { ok: true, comment };
   }
 
   /**

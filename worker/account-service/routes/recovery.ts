@@ -8,13 +8,13 @@ import { clientAddress } from "../../client-address";
 import { recoveryMail, resetLink } from "../../mail/templates";
 import { isoTime } from "../encoding";
 import { BASE_PATH, json, sendLinkMail, sessionOrigin, type Service } from "../context";
-import { AuthServiceError, emailRateLimited, otpExpired, validationFailed } from "../errors";
+import { AuthServiceError, emailRateLimited, otpExpired, userBanned, validationFailed } from "../errors";
 import { consumeOneTimeToken, issueOneTimeToken, type OneTimeKind } from "../one-time-tokens";
 import { RATE_LIMITS, enforceRateLimit } from "../rate-limit";
 import { readJsonObject, stringField, validateEmail } from "../request";
 import { clearFailuresStatement } from "../throttle";
 import { newSession, sessionResponse } from "../tokens";
-import { applyEmailChangeStatement, confirmEmailStatement, findUserByEmail, isUniqueViolation, selectUserByIdStatement } from "../users";
+import { applyEmailChangeStatement, confirmEmailStatement, findUserByEmail, isBanned, isUniqueViolation, selectUserByIdStatement } from "../users";
 import type { UserRow } from "../users";
 import { sendConfirmation } from "./signup";
 
@@ -82,6 +82,7 @@ async function verify(svc: Service, c: Context): Promise<Response> {
   if (!used) throw otpExpired();
   const found = (await selectUserByIdStatement(svc.db, used.user_id).first<UserRow>()) ?? null;
   if (!found) throw otpExpired();
+  if (isBanned(found, nowMs)) throw userBanned(403);
   const created = newSession(svc.db, found.id, nowMs, sessionOrigin(c));
   try {
     await svc.db.batch([...applyLink(svc, kind, found, used.relates_to, nowMs), ...created.statements]);

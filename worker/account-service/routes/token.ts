@@ -3,14 +3,14 @@ import type { Context, Hono } from "hono";
 import { clientAddress } from "../../client-address";
 import { isoTime } from "../encoding";
 import { BASE_PATH, json, sessionOrigin, type Service } from "../context";
-import { emailNotConfirmed, invalidCredentials, phoneDisabled, refreshTokenNotFound, tooManyAttempts, validationFailed } from "../errors";
+import { emailNotConfirmed, invalidCredentials, phoneDisabled, refreshTokenNotFound, tooManyAttempts, userBanned, validationFailed } from "../errors";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../password";
 import { RATE_LIMITS, enforceRateLimit } from "../rate-limit";
 import { readJsonObject, stringField } from "../request";
 import { DEVICE_HEADER, deviceToken, throttleLane } from "../known-devices";
 import { clearFailuresStatement, lockRemaining, readFailures, recordFailure } from "../throttle";
 import { REFRESH_TOKEN_PATTERN, findRefreshToken, newSession, pruneEndedSessionsStatements, rotateRefreshToken, sessionResponse } from "../tokens";
-import { findUserByEmail, touchSignInStatement } from "../users";
+import { findUserByEmail, isBanned, touchSignInStatement } from "../users";
 import type { UserRow } from "../users";
 
 async function passwordGrant(svc: Service, c: Context, nowMs: number): Promise<Response> {
@@ -38,6 +38,8 @@ async function passwordGrant(svc: Service, c: Context, nowMs: number): Promise<R
     throw invalidCredentials();
   }
   if (!user.email_confirmed_at) throw emailNotConfirmed();
+  // Only after the right password: a disabled account is not revealed to someone guessing.
+  if (isBanned(user, nowMs)) throw userBanned(400);
 
   const now = isoTime(nowMs);
   const created = newSession(svc.db, user.id, nowMs, sessionOrigin(c));

@@ -1,8 +1,8 @@
-/** The 管理后台's other screens of this slice: 概览 (home), 角色管理, 操作日志, 无权访问 and the errors. */
-import { ROLE_NAMES, type AdminRole } from "../../../shared/admin/roles";
+/** The 管理后台's smaller screens: 角色管理, 操作日志, 无权访问 and the errors (概览: Overview.tsx, 用户管理: Users.tsx, 站点设置: Settings.tsx). */
+import { ROLE_NAMES } from "../../../shared/admin/roles";
 import type { RoleAccount } from "../../../shared/admin/account-roles";
 import type { AuditRecord } from "../audit";
-import { Notice, type NavItem } from "./Layout";
+import { Notice } from "./Layout";
 
 export function ForbiddenScreen({ signedInAs }: { signedInAs: string | null }) {
   return (
@@ -27,35 +27,6 @@ export function MessageScreen({ title, message }: { title: string; message: stri
     </section>
   );
 }
-
-export function HomeScreen({ role, screens }: { role: AdminRole; screens: NavItem[] }) {
-  const others = screens.filter((s) => s.href !== "/admin");
-  return (
-    <>
-      <h1>概览</h1>
-      <p className="muted">你的角色：{ROLE_NAMES[role]}。</p>
-      {others.length ? (
-        <ul className="cards" aria-label="功能">
-          {others.map((s) => (
-            <li key={s.href}>
-              <a href={s.href}>
-                <strong>{s.label}</strong>
-                {SCREEN_HINTS[s.href] ?? ""}
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p>审核员的功能（弹幕管理、举报）即将上线。</p>
-      )}
-    </>
-  );
-}
-
-const SCREEN_HINTS: Record<string, string> = {
-  "/admin/roles": "授予或撤销管理员、审核员角色",
-  "/admin/audit": "每一次后台操作的记录",
-};
 
 export interface RolesProps {
   holders: RoleAccount[];
@@ -133,28 +104,48 @@ export function RolesScreen({ holders, selfEmail, ok, error, email }: RolesProps
   );
 }
 
-const ACTION_NAMES: Record<string, string> = {
+export const ACTION_NAMES: Record<string, string> = {
   "role.grant": "授予角色",
   "role.revoke": "撤销角色",
   "two_step.enrol": "启用两步验证",
   "two_step.recovery_code": "使用恢复码",
+  "user.disable": "停用账号",
+  "user.enable": "启用账号",
+  "user.sign_out": "强制退出",
+  "user.delete": "删除账号",
+  "settings.update": "修改站点设置",
 };
 
 const shanghaiTime = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", dateStyle: "short", timeStyle: "medium" });
 const shown = (value: unknown) => (value === null || value === undefined ? "—" : JSON.stringify(value));
 
-export function AuditScreen({ entries, actor, action }: { entries: AuditRecord[]; actor: string; action: string }) {
+export interface AuditQuery {
+  actor: string;
+  action: string;
+  target: string;
+  from: string;
+  to: string;
+}
+
+/** The link to the entries after the last shown (older ones), with the same filters. */
+function olderHref(query: AuditQuery, beforeId: number): string {
+  const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== ""));
+  params.set("before", String(beforeId));
+  return `/admin/audit?${params.toString()}`;
+}
+
+export function AuditScreen({ entries, query, more }: { entries: AuditRecord[]; query: AuditQuery; more: boolean }) {
   return (
     <>
       <h1>操作日志</h1>
       <form method="get" action="/admin/audit" className="row panel">
         <div className="field">
           <label htmlFor="audit-actor">操作人邮箱</label>
-          <input id="audit-actor" name="actor" type="email" defaultValue={actor} />
+          <input id="audit-actor" name="actor" type="email" defaultValue={query.actor} />
         </div>
         <div className="field">
           <label htmlFor="audit-action">操作</label>
-          <select id="audit-action" name="action" defaultValue={action}>
+          <select id="audit-action" name="action" defaultValue={query.action}>
             <option value="">全部</option>
             {Object.entries(ACTION_NAMES).map(([value, label]) => (
               <option key={value} value={value}>
@@ -164,11 +155,23 @@ export function AuditScreen({ entries, actor, action }: { entries: AuditRecord[]
           </select>
         </div>
         <div className="field">
+          <label htmlFor="audit-target">对象</label>
+          <input id="audit-target" name="target" type="text" defaultValue={query.target} placeholder="邮箱、站点设置…" />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-from">开始日期</label>
+          <input id="audit-from" name="from" type="date" defaultValue={query.from} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-to">结束日期</label>
+          <input id="audit-to" name="to" type="date" defaultValue={query.to} />
+        </div>
+        <div className="field">
           <button type="submit">筛选</button>
         </div>
       </form>
       <div className="table-wrap panel">
-        <table>
+        <table className="stack-table">
           <thead>
             <tr>
               <th scope="col">时间（北京时间）</th>
@@ -181,11 +184,11 @@ export function AuditScreen({ entries, actor, action }: { entries: AuditRecord[]
           <tbody>
             {entries.map((e) => (
               <tr key={e.id}>
-                <td>{shanghaiTime.format(e.at)}</td>
-                <td>{e.actorEmail}</td>
-                <td>{ACTION_NAMES[e.action] ?? e.action}</td>
-                <td>{e.target}</td>
-                <td>
+                <td data-label="时间">{shanghaiTime.format(e.at)}</td>
+                <td data-label="操作人">{e.actorEmail}</td>
+                <td data-label="操作">{ACTION_NAMES[e.action] ?? e.action}</td>
+                <td data-label="对象">{e.target}</td>
+                <td data-label="变更" className="change">
                   {shown(e.before)} → {shown(e.after)}
                 </td>
               </tr>
@@ -193,7 +196,13 @@ export function AuditScreen({ entries, actor, action }: { entries: AuditRecord[]
           </tbody>
         </table>
         {entries.length === 0 ? <p className="muted">没有记录。</p> : null}
+        {more && entries.length ? (
+          <p>
+            <a href={olderHref(query, entries[entries.length - 1].id)}>更早的记录</a>
+          </p>
+        ) : null}
       </div>
+      <p className="muted">操作日志只能查看：网站没有修改或删除记录的功能，记录永久保留。</p>
     </>
   );
 }

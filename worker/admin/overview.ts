@@ -1,0 +1,118 @@
+/**
+ * 概览 (admins and moderators: aggregate figures only, no account or e-mail): plays per day
+ * (title_plays), the most-played titles, new accounts (the embedded service's `users`; a real
+ * Supabase project's admin API has no cheap count by date), 弹幕 posted (danmaku_daily, raised by
+ * the rooms: worker/danmaku/post-count.ts) and the media in R2 (listed, remembered for a while).
+ * Reports and playback failures do not exist yet and are not shown (the reports slice adds them).
+ */
+import { firstDay, lastDays, windowsOf, type DayCount, type Windows } from "../../shared/admin/overview";
+import { utcDay } from "../../shared/ranking";
+import { isoTime } from "../account-service/encoding";
+import { configOf } from "../config";
+import { topTitles } from "../plays/store";
+
+export interface TopTitle {
+  id: string;
+  title: string;
+  plays: number;
+}
+
+export interface MediaFigures {
+  objects: number;
+  bytes: number;
+  /** The listing stopped before the end (more objects than MAX_LIST_PAGES pages): the figures are a lower bound. */
+  partial: boolean;
+  /** When they were counted (epoch ms). */
+  countedAt: number;
+}
+
+export interface Overview {
+  plays: { series: DayCount[]; windows: Windows };
+  topTitles: TopTitle[];
+  /** Null where the accounts live in a real Supabase project. */
+  newAccounts: Windows | null;
+  danmaku: Windows;
+  media: MediaFigures | null;
+  /** The UTC day the figures end on. */
+  today: string;
+}
+
+/** R2 lists 1000 objects a call: up to 100,000 objects are counted. */
+const MAX_LIST_PAGES = 100;
+/** The media figures are counted again after this long (per isolate). */
+export const MEDIA_MEMO_MS = 10 * 60_000;
+let mediaMemo: MediaFigures | null = null;
+
+async function countMedia(bucket: R2Bucket, nowMs: number): Promise<MediaFigures> {
+  if (mediaMemo && nowMs - mediaMemo.countedAt < MEDIA_MEMO_MS) return mediaMemo;
+  let objects = 0;
+  let bytes = 0;
+  let cursor: string | undefined;
+  let partial = false;
+  for (let page = 0; ; page++) {
+    if (page === MAX_LIST_PAGES) {
+      partial = true;
+      break;
+    }
+    const listed = await bucket.list({ cursor, limit: 1000 });
+    for (const object of listed.objects) {
+      objects++;
+      bytes += object.size;
+    }
+    if (!listed.truncated) break;
+    cursor = listed.cursor;
+  }
+  mediaMemo = { objects, bytes, partial, countedAt: nowMs };
+  return mediaMemo;
+}
+
+/** Forget the counted media (tests; an upload does not need it: ten minutes is the promise). */
+export function forgetMediaFigures(): void {
+  mediaMemo = null;
+}
+
+async function dailySeries(db: D1Database, sql: string, nowMs: number): Promise<DayCount[]> {
+  const { results } = await db.prepare(sql).bind(firstDay(nowMs)).all<{ day: string; count: number }>();
+  return lastDays(results, nowMs);
+}
+
+export async function overviewOf(env: Env, nowMs = Date.now()): Promise<Overview> {
+  const db = env.DB;
+  const today = utcDay(nowMs);
+  const embeddedAccounts = !configOf(env).SUPABASE_URL;
+  const [plays, danmaku, top, accounts, media] = await Promise.all([
+    dailySeries(db, "SELECT day, SUM(plays) AS count FROM title_plays WHERE day >= ? GROUP BY day", nowMs),
+    dailySeries(db, "SELECT day, posts AS count FROM danmaku_daily WHERE day >= ?", nowMs),
+    topTitles(db, firstDay(nowMs), today, 10),
+    embeddedAccounts
+      ? db
+          .prepare("SELECT SUM(created_at >= ?1) AS today, SUM(created_at >= ?2) AS week, COUNT(*) AS month FROM users WHERE created_at >= ?3")
+          .bind(
+            isoTime(Date.parse(`${today}T00:00:00Z`)),
+            isoTime(Date.parse(`${utcDay(nowMs - 6 * 86_400_000)}T00:00:00Z`)),
+            isoTime(Date.parse(`${firstDay(nowMs)}T00:00:00Z`)),
+          )
+          .first<{ today: number | null; week: number | null; month: number }>()
+      : Promise.resolve(null),
+    countMedia(env.MEDIA, nowMs).catch((error: unknown) => {
+      console.error("overview: listing R2 failed", error);
+      return null;
+    }),
+  ]);
+  const names = new Map<string, string>();
+  if (top.length > 0) {
+    const { results } = await db
+      .prepare("SELECT id, title FROM titles WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(top.map((t) => t.id)))
+      .all<{ id: string; title: string }>();
+    for (const row of results) names.set(row.id, row.title);
+  }
+  return {
+    plays: { series: plays, windows: windowsOf(plays) },
+    topTitles: top.map((t) => ({ id: t.id, title: names.get(t.id) ?? t.id, plays: t.plays })),
+    newAccounts: accounts ? { today: accounts.today ?? 0, week: accounts.week ?? 0, month: accounts.month } : null,
+    danmaku: windowsOf(danmaku),
+    media,
+    today,
+  };
+}
