@@ -88,6 +88,8 @@ async function main() {
   const log = (/** @type {string} */ line) => console.log(`  ${line}`);
   await applyLocalMigrations({ log, persistPath });
   await importLocalCatalogue({ log, persistPath });
+  /** @type {string[]} */
+  let siteErrors = [];
   const site = await startLocalSite({ port: await freePort(), persistTo: state, prepare: false, vars: { PAGE_CACHE: "off" } });
   /** @type {{ beacons: number, failures: number, countedNew: number, countedRepeat: number, rankedAfterSpike: number, beaconsPerSecond: number, latencyMs: { p50: number, p99: number }, inD1AfterMs: number } & Record<string, unknown>} */
   let result;
@@ -137,6 +139,12 @@ async function main() {
       inD1AfterMs: Math.round(visibleAfterMs),
     };
   } finally {
+    // The worker's own error lines (a failed beacon or flush logs one), for a run that was not exact.
+    siteErrors = site
+      .output()
+      .split("\n")
+      .filter((line) => /plays:|error/i.test(line) && !/DurableObjectNamespace/.test(line))
+      .slice(-10);
     await site.stop();
   }
   // What D1 holds, read from the state the site wrote (TypeScript through the tsx loader prepare-local.mjs registered).
@@ -172,7 +180,10 @@ async function main() {
   console.log(exact ? "  totals exact" : "  TOTALS NOT EXACT");
   fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
   fs.writeFileSync(path.join(root, "bench-results/plays.json"), JSON.stringify({ date: new Date().toISOString(), ...result, d1, exact }, null, 2) + "\n");
-  if (!exact) process.exitCode = 1;
+  if (!exact) {
+    for (const line of siteErrors) console.log(`  site: ${line}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((error) => {

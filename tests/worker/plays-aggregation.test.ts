@@ -5,7 +5,7 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { applyFlush } from "../../worker/plays/flush";
-import { PLAY_SHARDS } from "../../worker/plays/shard";
+import { FLUSH_INTERVAL_MS, PLAY_SHARDS } from "../../worker/plays/shard";
 import { flushPlays, waitingPlays } from "./helpers/plays";
 import { call, signUp, uniqueIp, type Jar } from "./helpers/visitor";
 
@@ -80,6 +80,23 @@ describe("plays aggregated before D1", () => {
     expect(await dayPlays("video_041", "2099-09-02")).toBe(first.length + second.length + signedIn.length);
     expect(await waitingPlays()).toBe(0);
   });
+
+  it("without anyone flushing, the shards' alarms bring every counted play to D1 within about FLUSH_INTERVAL_MS", async () => {
+    // The real clock: the alarms fire on their own.
+    const day = new Date().toISOString().slice(0, 10);
+    const before = (await dayPlays("video_043", day)) ?? 0;
+    const first = await spike(Array.from({ length: 60 }, () => ({ id: "video_043", ip: uniqueIp() })));
+    expect(first.every(Boolean)).toBe(true);
+    // More plays while the first flushes run (some shards' alarms are in their handlers).
+    await expect.poll(() => dayPlays("video_043", day), { timeout: FLUSH_INTERVAL_MS * 3, interval: 500 }).toBeGreaterThan(before);
+    const second = await spike(
+      Array.from({ length: 60 }, () => ({ id: "video_043", ip: uniqueIp() })),
+      5,
+    );
+    expect(second.every(Boolean)).toBe(true);
+    await expect.poll(() => dayPlays("video_043", day), { timeout: FLUSH_INTERVAL_MS * 4, interval: 500 }).toBe(before + 120);
+    await expect.poll(() => waitingPlays(), { timeout: FLUSH_INTERVAL_MS, interval: 500 }).toBe(0);
+  }, 90_000);
 
   it("a flush sent again after D1 committed it adds nothing", async () => {
     const before = (await dayPlays("video_042", "2099-09-03")) ?? 0;

@@ -58,8 +58,8 @@ export function playShard(env: Env, shard: number): DurableObjectStub<PlayShard>
 
 export class PlayShard extends DurableObject<Env> {
   private readonly sql: SqlStorage;
-  /** An alarm is known to be set (read from storage once per instance). */
-  private alarmKnown = false;
+  /** When the next alarm is known to fire (ms), as this instance set or read it; null: unknown. */
+  private alarmAt: number | null = null;
   /** Flushes run one after the other (the alarm and a test's flush() may meet). */
   private flushing: Promise<unknown> = Promise.resolve();
   private cleanedDay = "";
@@ -133,7 +133,7 @@ export class PlayShard extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    this.alarmKnown = false;
+    this.alarmAt = null;
     try {
       await this.flush();
     } catch (error) {
@@ -141,7 +141,7 @@ export class PlayShard extends DurableObject<Env> {
       await this.setAlarm(FLUSH_RETRY_MS);
       return;
     }
-    // Plays counted during the flush (set directly: inside the handler the running alarm may still read as set).
+    // Plays counted during the flush.
     if (this.waiting() > 0) return this.setAlarm(FLUSH_INTERVAL_MS);
     // An idle shard wakes once more when its oldest visits expire, so it keeps nothing past the retention.
     const oldest = this.sql.exec<{ day: string | null }>("SELECT MIN(day) AS day FROM visits").one().day;
@@ -149,8 +149,8 @@ export class PlayShard extends DurableObject<Env> {
   }
 
   private async setAlarm(delayMs: number): Promise<void> {
-    this.alarmKnown = true;
-    await this.ctx.storage.setAlarm(Date.now() + delayMs);
+    this.alarmAt = Date.now() + delayMs;
+    await this.ctx.storage.setAlarm(this.alarmAt);
   }
 
   private async flushNow(): Promise<void> {
@@ -180,10 +180,23 @@ export class PlayShard extends DurableObject<Env> {
     }
   }
 
+  /**
+   * Makes sure an alarm will flush within `delayMs`: one storage read per instance while such an
+   * alarm is known to be ahead. An alarm in the past is running (or about to): its handler may
+   * already have looked for waiting plays, so a new one is set — setting an alarm during a
+   * handler keeps the new one. A later alarm (the idle clean-up) is brought forward.
+   */
   private async scheduleFlush(delayMs: number): Promise<void> {
-    if (this.alarmKnown) return;
-    this.alarmKnown = true;
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + delayMs);
+    const now = Date.now();
+    // An alarm ahead but no later than a flush's: it flushes. (A later one is the idle clean-up's.)
+    const soonEnough = (at: number | null) => at !== null && at > now && at <= now + delayMs;
+    if (soonEnough(this.alarmAt)) return;
+    const scheduled = await this.ctx.storage.getAlarm();
+    if (soonEnough(scheduled)) {
+      this.alarmAt = scheduled;
+      return;
+    }
+    await this.setAlarm(delayMs);
   }
 
   /** Visits and network plays of days past the retention go, once per day per instance. */
