@@ -3,7 +3,7 @@
  * shard (worker/plays/shard.ts) sends its buffered plays as flushes, each one D1 batch (one
  * transaction) however many plays it carries. A flush may be sent more than once (the shard
  * restarted after D1 committed but before it forgot the flush): the ledger play_flushes
- * (migrations/0010_play_flushes.sql) remembers every flush id for FLUSH_RETENTION_DAYS, and the
+ * (migrations/0012_play_flushes.sql) remembers every flush id for FLUSH_RETENTION_DAYS, and the
  * counters are raised only by the attempt whose row the batch inserted — a repeat adds nothing.
  */
 import { utcDay } from "../../shared/ranking";
