@@ -86,3 +86,4 @@ export default app;
 // Durable Object classes bound in wrangler.toml.
 export { DanmakuRoom } from "./danmaku/room";
 export { DanmakuRateLimit } from "./danmaku/rate-limit";
+export { PlayShard } from "./plays/shard";

@@ -37,7 +37,11 @@ export interface DanmakuComment {
   text: string;
   mode: DanmakuMode;
   color: HexColor;
-  /** The author's account user id (never the e-mail). */
+  /**
+   * Who wrote it, as an opaque value of this room: the same account has the same value in one
+   * room and unrelated values in others; never the account id or the e-mail
+   * (worker/danmaku/author.ts). The sample comments' value is "sample".
+   */
   author: string;
   /** Server time of the post, ms since the epoch. */
   created: number;

@@ -25,6 +25,7 @@ import {
   type ServerMessage,
 } from "../../shared/danmaku/model";
 import { configOf } from "../config";
+import { newAuthorKey, publicAuthor } from "./author";
 import { countDanmakuPost } from "./post-count";
 import { mayPost, type Standing } from "./poster";
 import { takeRate } from "./rate-limit";
@@ -109,6 +110,10 @@ export class DanmakuRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   /** Whether ensureSamples ran in this instance (lost on eviction: it then checks the meta table once more). */
   private samplesChecked = false;
+  /** The room's key for public author values (author.ts), read or made once per instance. */
+  private authorKey: string | null = null;
+  /** Public author values of this instance, by account id. */
+  private readonly authors = new Map<string, string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -136,13 +141,32 @@ export class DanmakuRoom extends DurableObject<Env> {
     this.sql.exec("INSERT INTO meta (key, value) VALUES ('samples', ?)", room.key);
   }
 
+  /** A stored row as the public sees it: the author as this room's opaque value, never the account id. */
+  private toPublic(row: Row): DanmakuComment {
+    return { ...toComment(row), author: this.publicAuthorOf(row.author) };
+  }
+
+  private publicAuthorOf(account: string): string {
+    let value = this.authors.get(account);
+    if (value === undefined) {
+      if (this.authorKey === null) {
+        this.sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('author_key', ?)", newAuthorKey());
+        this.authorKey = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'author_key'").one().value;
+      }
+      value = publicAuthor(this.authorKey, account);
+      if (this.authors.size >= 10_000) this.authors.clear();
+      this.authors.set(account, value);
+    }
+    return value;
+  }
+
   /** Comments with from ≤ time ≤ to, by time (at most `limit`). */
   list(room: RoomInfo, from: number, to: number, limit = MAX_READ): DanmakuComment[] {
     this.ensureSamples(room);
     const rows = this.sql
       .exec<Row>("SELECT * FROM comments WHERE time >= ? AND time <= ? ORDER BY time, id LIMIT ?", from, to, Math.min(limit, MAX_READ))
       .toArray();
-    return rows.map(toComment);
+    return rows.map((row) => this.toPublic(row));
   }
 
   /**
@@ -224,7 +248,7 @@ export class DanmakuRoom extends DurableObject<Env> {
       )
       .one();
     this.sql.exec("DELETE FROM comments WHERE id <= ?", row.id - MAX_COMMENTS_PER_ROOM);
-    const comment = toComment(row);
+    const comment = this.toPublic(row);
     this.broadcast({ type: "comment", comment });
     return comment;
   }
@@ -293,7 +317,7 @@ export class DanmakuRoom extends DurableObject<Env> {
     const after = afterText !== null && /^\d{1,15}$/.test(afterText) ? Number(afterText) : null;
     if (after !== null && after < last) {
       const rows = this.sql.exec<Row>("SELECT * FROM comments WHERE id > ? ORDER BY id LIMIT ?", after, MAX_READ).toArray();
-      send(server, { type: "backlog", comments: rows.map(toComment) });
+      send(server, { type: "backlog", comments: rows.map((row) => this.toPublic(row)) });
     }
     return new Response(null, { status: 101, webSocket: client });
   }

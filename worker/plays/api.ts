@@ -37,8 +37,16 @@ playsApi.post("/plays/:id", async (c) => {
   if (!isTitleId(id)) return c.json(error("not_found", "视频不存在"), 404);
   const nowMs = Date.now();
   const day = utcDay(nowMs);
-  const keys = await playKeys(c.env.DB, day, c.req.raw.headers, await viewerAccount(c));
-  const outcome = await recordPlay(c.env.DB, { titleId: id, day, nowMs, ...keys });
+  const viewer = await viewerAccount(c);
+  let outcome;
+  try {
+    const keys = await playKeys(c.env.DB, day, c.req.raw.headers, viewer);
+    outcome = await recordPlay(c.env, { titleId: id, day, nowMs, ...keys });
+  } catch (failure) {
+    // D1 or a shard failing: the beacon is fire-and-forget, the page is not affected.
+    console.error(`plays: beacon not recorded: ${String(failure)}`);
+    return c.json(error("unavailable", "播放记录暂时不可用，请稍后再试"), 503, { "Retry-After": "30" });
+  }
   if (outcome === "unknown_title") return c.json(error("not_found", "视频不存在"), 404);
   return c.json({ counted: outcome === "counted" });
 });

@@ -8,7 +8,7 @@
  * - the viewer: a signed-in viewer's account id (a household's accounts count apart, a phone
  *   moving between networks counts once), else the network.
  *
- * The salt is deleted two days later (worker/plays/store.ts), after which a stored key cannot be
+ * The salt is deleted two days later (with a flush: worker/plays/flush.ts), after which a stored key cannot be
  * tied to an address or account any more, nor one visitor recognised across days.
  * See docs/decisions/0051-play-counter.md.
  */
