@@ -35,8 +35,10 @@ export function RankingPage() {
         <ol className="ranking-list">
           {data.items.map((item, index) => (
             <li key={item.id} className="ranking-item">
-              <span className={index < 3 ? "ranking-rank ranking-rank-top" : "ranking-rank"} aria-label={`第${index + 1}名`}>
-                {index + 1}
+              {/* The number for the eye, 第N名 for a screen reader (aria-label is not allowed on a plain span). */}
+              <span className={index < 3 ? "ranking-rank ranking-rank-top" : "ranking-rank"}>
+                <span aria-hidden="true">{index + 1}</span>
+                <span className="visually-hidden">第{index + 1}名</span>
               </span>
               <VideoCard item={item} layout="list" eager={index < 1} headingLevel={2} />
             </li>
