@@ -66,7 +66,7 @@ describe("play counter in the browser", () => {
       // Only one beacon per page view, however long it plays (to near the end of the 12 s local clip).
       let more = 0;
       page.on("request", (r) => {
-        if (r.method() === "POST" && r.url().includes("/api/plays/")) more++;
+        if (r.method() === "POST" && r.url() === beaconUrl && r.frame() === page.mainFrame()) more++;
       });
       await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.currentTime ?? 0) > 11, PLAYER, { timeout: 20_000 });
       expect(more).toBe(0);
