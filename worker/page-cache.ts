@@ -1,5 +1,6 @@
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
+import { contentTag } from "./content-version";
 import { answerCache } from "./http/edge-cache";
 import { routeAt } from "../shared/routes/route-at";
 
@@ -26,15 +27,21 @@ const TRACKING_PARAM =
 
 /**
  * The cache key's URL: tracking parameters dropped and the rest sorted (`?sort=rating&year=2025`
- * and `?year=2025&sort=rating` render the same page), plus the build id.
+ * and `?year=2025&sort=rating` render the same page), plus the build id and the content's version
+ * (worker/content-version.ts: a catalogue edit changes every page's key).
  */
-export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID): string {
+export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID, content = ""): string {
   const url = new URL(requestUrl);
   const kept = [...url.searchParams].filter(([name]) => !TRACKING_PARAM.test(name));
   kept.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  url.search = new URLSearchParams([...kept, ["__build", buildId]]).toString();
+  url.search = new URLSearchParams([...kept, ["__build", buildId], ...(content ? [["__content", content]] : [])]).toString();
   url.hash = "";
   return url.toString();
+}
+
+/** The page cache's key of a request URL now: with the content's version (read through its memo). */
+export async function pageCacheKey(requestUrl: string, db: D1Database): Promise<Request> {
+  return new Request(pageCacheKeyUrl(requestUrl, BUILD_ID, await contentTag(db)), { method: "GET" });
 }
 
 /** Whether the path names a page whose anonymous HTML is kept at the edge for a short time (declared `html: "edge"`, shared/routes/). */
@@ -55,7 +62,7 @@ export async function withPageCache(c: AppContext, render: () => Promise<Respons
   const cache = answerCache(c.env);
   if (!cache || !isCacheablePage(c)) return render();
   // The build's entry file name is part of the key: after a deploy no page points at old assets.
-  const key = new Request(pageCacheKeyUrl(c.req.url), { method: "GET" });
+  const key = await pageCacheKey(c.req.url, c.env.DB);
   try {
     const hit = await cache.match(key);
     if (hit) {

@@ -1,9 +1,10 @@
+import { env } from "cloudflare:test";
 // The 管理后台's gate: every /api/admin/* route answered for each kind of visitor (a table), the
 // cache and robots headers and the site's CSP on every admin answer, the origin check on every
 // write, the pages' redirects and 403, and no admin page in the edge page cache.
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultEdgeCache } from "../../worker/http/edge-cache";
-import { pageCacheKeyUrl } from "../../worker/page-cache";
+import { pageCacheKey } from "../../worker/page-cache";
 import { BASE, call, callRead, signUp, uniqueEmail, type Jar } from "./helpers/visitor";
 import { enrolledHolder, newSession, post, SAME_SITE, type RoleHolder } from "./helpers/admin";
 
@@ -196,7 +197,7 @@ describe("the pages", () => {
         const { res } = await callRead("GET", path, { jar });
         expect(res.headers.get("X-Cache"), path).toBeNull();
       }
-      expect(await cache.match(new Request(pageCacheKeyUrl(BASE + path))), path).toBeUndefined();
+      expect(await cache.match(await pageCacheKey(BASE + path, env.DB)), path).toBeUndefined();
     }
   });
 });

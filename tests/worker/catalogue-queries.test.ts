@@ -11,7 +11,7 @@ import type { ListingSort } from "../../shared/listing";
 import { buildListing, matchesCategory } from "../reference/listing";
 import { createSearchEngine } from "../reference/search-engine";
 import { toSimplified } from "../../shared/search/t2s";
-import { d1CatalogueDb, importRows, type TitleRow } from "../../scripts/catalogue/import-plan";
+import { d1CatalogueDb, importRows, type TitleRow } from "../../shared/catalogue/import-plan";
 import { queryListing } from "../../worker/catalogue/listing";
 import { querySearch, querySuggest } from "../../worker/catalogue/search";
 import { cardsByIds } from "../../worker/catalogue/titles";

@@ -5,7 +5,7 @@ import { querySuggest } from "../catalogue/search";
 import { cachedJson } from "../edge-answers";
 
 /** Search answers depend only on the URL and the catalogue: a minute fresh, five more stale at the edge. */
-export const SEARCH_API_CACHE = "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
+export const SEARCH_API_CACHE = "public, max-age=45, s-maxage=300"; // decision 0075
 
 /** The cache key: this path and the normalised query (so `q=%20雾港` and `q=雾港` share an entry). */
 function keyOf(url: string, params: URLSearchParams): URL {
