@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CATALOGUE_FILE, readCatalogue } from "./check";
-import { d1CatalogueDb, importRows, type CatalogueDb, type ImportReport, type SqlValue, type Statement } from "../../shared/catalogue/import-plan";
+import { importRows, type CatalogueDb, type ImportReport, type SqlValue, type Statement } from "../../shared/catalogue/import-plan";
+import { d1CatalogueDb } from "../../worker/catalogue/import-db";
 import { titleRows } from "../../shared/catalogue/rows";
 
 process.env.WRANGLER_SEND_METRICS = "false";

@@ -253,21 +253,6 @@ export async function importRows(db: CatalogueDb, rows: readonly TitleRow[], now
   return report;
 }
 
-/** Statements per D1 batch: large enough to be quick, small enough for one request. */
-const BATCH = 400;
-
-/** A CatalogueDb over a D1 binding (the local proxy's, or workerd's in the tests). */
-export function d1CatalogueDb(db: D1Database): CatalogueDb {
-  return {
-    async rows<T>(sql: string) {
-      return (await db.prepare(sql).all<T>()).results;
-    },
-    async run(statements) {
-      for (let i = 0; i < statements.length; i += BATCH) await db.batch(statements.slice(i, i + BATCH).map((s) => db.prepare(s.sql).bind(...s.params)));
-    },
-  };
-}
-
 /** The `titles` columns a title's row sets (the 管理后台 writes one title with them). */
 export const TITLE_ROW_COLUMNS: readonly (keyof TitleRow)[] = TITLE_COLUMNS;
 

@@ -5,7 +5,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { d1CatalogueDb, importRows, type TitleRow } from "../../shared/catalogue/import-plan";
+import { importRows, type TitleRow } from "../../shared/catalogue/import-plan";
+import { d1CatalogueDb } from "../../worker/catalogue/import-db";
 import { episodeMedia } from "../../shared/episodes";
 import type { Video } from "../../shared/catalogue/types";
 import { vodTime, type JsonAnswer } from "../../worker/feeds/maccms";
