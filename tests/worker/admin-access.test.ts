@@ -55,6 +55,25 @@ const ROUTES: readonly Route[] = [
   },
   { method: "POST", path: "/api/admin/roles/revoke", json: { email: UNKNOWN() }, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "unknown_email"]] },
   { method: "GET", path: "/api/admin/audit", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  // 视频管理 (worker/admin/titles.ts): admins only; the admin's answers are refusals of bad input where the route writes.
+  { method: "GET", path: "/api/admin/titles", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "GET", path: "/api/admin/titles/video_001", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "POST", path: "/api/admin/titles", json: { entry: {} }, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "invalid_entry"]] },
+  {
+    method: "POST",
+    path: "/api/admin/titles/video_001",
+    json: { entry: {}, version: 1 },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "invalid_entry"]],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/titles/bulk",
+    json: { action: "publish", ids: [] },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "nothing_selected"]],
+  },
+  { method: "POST", path: "/api/admin/titles/video_99999/delete", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]] },
+  // A cover is image/webp: a JSON body is refused (tests/worker/admin-titles.test.ts sends one).
+  { method: "POST", path: "/api/admin/titles/video_001/cover", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [415, "unsupported_media_type"]] },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 

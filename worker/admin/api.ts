@@ -176,7 +176,7 @@ adminApi.post("/titles/:id/delete", needs("admin"), async (c) => {
   return answer(c, result);
 });
 
-adminApi.put("/titles/:id/cover", needs("admin"), async (c) => {
+adminApi.post("/titles/:id/cover", needs("admin"), async (c) => {
   const type = (c.req.header("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "image/webp") return jsonError(c, 415, "unsupported_media_type", "封面必须是 WebP 图片（image/webp）");
   const bytes = new Uint8Array(await c.req.arrayBuffer());
