@@ -183,3 +183,80 @@ describe("deleting", () => {
     expect((await audit("video_9103")).map((r) => r.action)).toEqual(["title.create", "title.delete"]);
   });
 });
+
+describe("the pages (forms without JavaScript)", () => {
+  const form = (path: string, fields: Record<string, string> | string) =>
+    call("POST", path, {
+      jar: first.jar,
+      ...(typeof fields === "string" ? { body: fields, contentType: "application/x-www-form-urlencoded" } : { form: fields }),
+      headers: { Origin: BASE },
+    });
+  const NEW = {
+    id: "video_9104",
+    title: "表单新建",
+    description: "从表单新建。",
+    category: "综艺，真人秀",
+    tags: "",
+    year: "2025",
+    rating: "8",
+    duration: "45:00",
+    videoFile: "9104.mp4",
+    coverImage: "9104.webp",
+    episodes: "9104.mp4 | 45:00 | 第1期：开场\n9105.mp4 | 46:00",
+    state: "scheduled",
+    publishAt: "2099-05-01T20:00",
+  };
+
+  it("the list, a new title from the form (episodes one a line, 定时发布 in Beijing time), its edit page", async () => {
+    const list = await callRead("GET", "/admin/titles?q=lwgl", { jar: first.jar });
+    expect(list.res.status).toBe(200);
+    expect(list.text).toContain("视频管理");
+    const created = await form("/admin/titles/new", NEW);
+    expect(created.status, await created.clone().text()).toBe(303);
+    expect(created.headers.get("Location")).toBe("/admin/titles/video_9104?done=created");
+    const saved = await read("video_9104");
+    expect(saved.entry).toMatchObject({
+      category: ["综艺", "真人秀"],
+      publishAt: "2099-05-01T20:00:00+08:00",
+      episodes: [
+        { videoFile: "/9104.mp4", duration: "45:00", name: "第1期：开场" },
+        { videoFile: "/9105.mp4", duration: "46:00" },
+      ],
+    });
+    const edit = await callRead("GET", "/admin/titles/video_9104?done=created", { jar: first.jar });
+    expect(edit.text).toContain("已创建");
+    expect(edit.text).toContain('value="2099-05-01T20:00"');
+  });
+
+  it("a stale form is refused with the Chinese message and shows what is saved now", async () => {
+    const opened = await read("video_9104");
+    const fresh = await form("/admin/titles/video_9104", { ...NEW, title: "表单新建（一）", version: String(opened.version) });
+    expect(fresh.status).toBe(303);
+    const stale = await form("/admin/titles/video_9104", { ...NEW, title: "表单新建（二）", version: String(opened.version) });
+    expect(stale.status).toBe(409);
+    const page = await stale.text();
+    expect(page).toContain("你的内容未保存");
+    expect(page).toContain("表单新建（一）");
+  });
+
+  it("a bad field is shown next to the form with the schema's message, the typed values kept", async () => {
+    const opened = await read("video_9104");
+    const res = await form("/admin/titles/video_9104", { ...NEW, year: "一九九九", version: String(opened.version) });
+    expect(res.status).toBe(400);
+    const page = await res.text();
+    expect(page).toContain("「年份」");
+    expect(page).toContain("must be a number");
+    expect(page).toContain('value="一九九九"');
+  });
+
+  it("a bulk delete asks for confirmation first (no JavaScript), then deletes", async () => {
+    const ask = await form("/admin/titles/bulk", "action=delete&id=video_9104&back=%2Fadmin%2Ftitles");
+    expect(ask.status).toBe(200);
+    expect(await ask.text()).toContain("确认删除");
+    expect((await call("GET", "/api/admin/titles/video_9104", { jar: first.jar })).status).toBe(200);
+    const done = await form("/admin/titles/bulk", "action=delete&confirmed=yes&id=video_9104&back=%2Fadmin%2Ftitles");
+    expect(done.status).toBe(303);
+    expect(decodeURIComponent(done.headers.get("Location") ?? "")).toContain("已删除 1 个视频");
+    expect((await call("GET", "/api/admin/titles/video_9104", { jar: first.jar })).status).toBe(404);
+  });
+});

@@ -53,6 +53,7 @@ export function HomeScreen({ role, screens }: { role: AdminRole; screens: NavIte
 }
 
 const SCREEN_HINTS: Record<string, string> = {
+  "/admin/titles": "新建、编辑、发布和下架视频",
   "/admin/roles": "授予或撤销管理员、审核员角色",
   "/admin/audit": "每一次后台操作的记录",
 };
