@@ -38,7 +38,17 @@ export function setUpCoverUpload(root: ParentNode = document): void {
     const id = box.dataset.coverUpload ?? "";
     const input = box.querySelector<HTMLInputElement>('input[type="file"]');
     const status = box.querySelector<HTMLElement>("[data-cover-status]");
-    const preview = box.parentElement?.querySelector<HTMLImageElement>("img.cover-preview");
+    const previewOf = (): HTMLImageElement => {
+      const shown = box.parentElement?.querySelector<HTMLImageElement>("img.cover-preview");
+      if (shown) return shown;
+      const image = document.createElement("img");
+      image.className = "cover-preview";
+      image.width = 320;
+      image.height = 180;
+      image.alt = "新封面";
+      box.parentElement?.insertBefore(image, box);
+      return image;
+    };
     if (!input || !status) continue;
     status.textContent = "选择图片后会自动上传。";
     const upload = async (file: File) => {
@@ -59,7 +69,7 @@ export function setUpCoverUpload(root: ParentNode = document): void {
           return;
         }
         status.textContent = `封面已更新（${COVER_WIDTH}×${COVER_HEIGHT}，${Math.round(webp.size / 1024)} KB）。`;
-        if (preview) preview.src = `${answer.cover}?v=${Date.now()}`;
+        previewOf().src = `${answer.cover}?v=${Date.now()}`;
       } catch {
         status.textContent = "无法读取这张图片，请换一张 JPG、PNG 或 WebP 图片。";
       } finally {

@@ -283,6 +283,9 @@ async function editPage(
   const title = await titleForEdit(c.env.DB, id, Date.now());
   if (!title) return message(c, 404, "视频管理", `没有编号为 ${id} 的视频（可能已被删除）。`, visitorOf(c));
   const done = TITLE_DONE[c.req.query("done") ?? ""];
+  const coverKey = title.entry.coverImage.replace(/^\/+/, "");
+  // The preview only when there is a cover (a new title has none until one is uploaded).
+  const hasCover = (await c.env.MEDIA.head(coverKey)) !== null;
   const meta =
     `版本 ${title.version} · 最近修改 ${shanghaiTime(title.updatedAt).slice(0, 16).replace("T", " ")}` +
     (title.editedBy ? ` · ${title.editedBy} 在网页上修改，尚未导出到目录文件` : "");
@@ -298,7 +301,7 @@ async function editPage(
       error={notice.error}
       problems={notice.problems}
       meta={meta}
-      cover={`/${title.entry.coverImage.replace(/^\/+/, "")}?v=${title.updatedAt}`}
+      cover={hasCover ? `/${coverKey}?v=${title.updatedAt}` : undefined}
     />,
     visitorOf(c),
   );
