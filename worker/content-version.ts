@@ -1,6 +1,6 @@
 /**
  * Versions of run-time content (docs/decisions/0075-cache-invalidation.md): a named counter per
- * kind of content in D1 (`content_versions`, migrations/0011_live_catalogue.sql) that every
+ * kind of content in D1 (`content_versions`, migrations/0013_live_catalogue.sql) that every
  * write of that kind raises in the same batch, and a tag made of them that every edge cache key of
  * an answer derived from such content carries (worker/page-cache.ts, worker/edge-answers.ts).
  * A write therefore changes the keys: the next request misses and renders from D1, and the old

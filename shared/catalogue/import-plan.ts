@@ -70,7 +70,7 @@ export interface ImportReport {
 }
 
 /**
- * The table of every title, published or not (migrations/0011_live_catalogue.sql). `titles` is
+ * The table of every title, published or not (migrations/0013_live_catalogue.sql). `titles` is
  * the view of the titles a viewer may see: the import and the 管理后台 write here.
  */
 export const TITLES_TABLE = "catalogue_titles";

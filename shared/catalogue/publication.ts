@@ -1,7 +1,7 @@
 /**
  * 发布状态 of a title (docs/decisions/0074-live-catalogue.md): draft (草稿), published (已发布),
  * scheduled (定时发布: published with a time still ahead) and unpublished (已下架). The D1 view
- * `titles` (migrations/0011_live_catalogue.sql) lets a viewer see only `published` titles whose
+ * `titles` (migrations/0013_live_catalogue.sql) lets a viewer see only `published` titles whose
  * `publish_at` has come. Times are China Standard Time (UTC+8, no daylight saving).
  */
 import type { PublicationState, TitleEntry } from "./schema";

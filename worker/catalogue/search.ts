@@ -106,7 +106,7 @@ export type SearchScope = "titles" | "catalogue_titles";
 function matchesInSql(terms: readonly string[], scope: SearchScope): Matches {
   const chars = [...new Set(terms.flatMap((term) => [...term]))];
   if (terms.length === 1 && chars.length === 1 && [...terms[0]].length === 1) {
-    // Joined to the view `titles`: only the titles a viewer may see (migrations/0011_live_catalogue.sql).
+    // Joined to the view `titles`: only the titles a viewer may see (migrations/0013_live_catalogue.sql).
     return { sql: `m AS (SELECT c.title_id AS id, c.tier FROM search_chars c JOIN ${scope} t ON t.id = c.title_id WHERE c.char = ?1)`, params: [terms[0]] };
   }
   const narrowing = chars.slice(0, MAX_NARROWING_CHARS);

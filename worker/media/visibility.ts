@@ -1,6 +1,6 @@
 /**
  * Whether the media number `n` may be served: not when it belongs only to titles a viewer may not
- * see (drafts, scheduled, taken down: the view `titles`, migrations/0011_live_catalogue.sql).
+ * see (drafts, scheduled, taken down: the view `titles`, migrations/0013_live_catalogue.sql).
  * Media no title names (uploaded before its title is entered) are served as before. The stream's
  * playlists, subtitles and storyboard and the progressive `/N.mp4` ask; immutable segments do
  * not (their names come only from a playlist, and copies already fetched may stay in caches).
