@@ -14,7 +14,7 @@ declare namespace Cloudflare {
     EMAIL?: SendEmail;
     /** Only in the worker tests: the D1 migrations to apply. */
     TEST_MIGRATIONS?: import("@cloudflare/vitest-pool-workers").D1Migration[];
-    /** Only in the worker tests: the catalogue file's D1 rows (scripts/catalogue/rows.ts), as JSON text. */
+    /** Only in the worker tests: the catalogue file's D1 rows (shared/catalogue/rows.ts), as JSON text. */
     TEST_CATALOGUE_ROWS?: string;
     /** Only in the worker tests: a generated catalogue's D1 rows (scripts/catalogue/generate.ts), as JSON text. */
     TEST_GENERATED_ROWS?: string;

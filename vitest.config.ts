@@ -4,7 +4,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { configDefaults, defineConfig } from "vitest/config";
 import { readCatalogue } from "./scripts/catalogue/check";
 import { generateCatalogue } from "./scripts/catalogue/generate";
-import { titleRows } from "./scripts/catalogue/rows";
+import { titleRows } from "./shared/catalogue/rows";
 import { E2E_MEDIA_ENV } from "./tests/e2e/site-env";
 import { inlineScripts } from "./scripts/inline-scripts";
 

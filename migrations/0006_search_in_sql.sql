@@ -4,7 +4,7 @@
 -- 0 the whole title, 1 the title's first character, 2 inside the title, 5 an alias or a name,
 -- 6 a tag or category, 7 the description. A one-character query is one index range here, and
 -- a longer one narrows the titles to those holding all its characters before the tiers are
--- computed. The import (scripts/catalogue/rows.ts, import-plan.ts) writes the rows.
+-- computed. The import (shared/catalogue/rows.ts, import-plan.ts) writes the rows.
 CREATE TABLE IF NOT EXISTS search_chars (
   char TEXT NOT NULL,
   title_id TEXT NOT NULL,

@@ -5,7 +5,7 @@
 -- exactly those two (one index probe), one starting with one letter by the keys starting with
 -- it; only the titles found (and those holding the term's characters) are then matched by
 -- pinyin in the worker, instead of the whole catalogue. The import writes the rows
--- (scripts/catalogue/rows.ts, import-plan.ts; search_version 2 rewrites older titles' keys).
+-- (shared/catalogue/rows.ts, import-plan.ts; search_version 2 rewrites older titles' keys).
 -- tier: the best tier the key gives the title (shared/search/rank.ts): 3 at the title's first
 -- position (a match from its start), 4 elsewhere in the title, 5 in a name. The keys decide a
 -- term of one or two letters exactly, so such a query is ranked in SQL alone.

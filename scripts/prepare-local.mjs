@@ -60,12 +60,17 @@ export async function applyLocalMigrations({
 /**
  * Imports the catalogue file into the local D1 database (apply the migrations first).
  * `persistPath`: another local state's v3 directory (`wrangler dev --persist-to X` → X/v3).
- * @param {{ log?: (line: string) => void, file?: string, persistPath?: string }} [options]
+ * @param {{ log?: (line: string) => void, file?: string, persistPath?: string, preferFile?: boolean }} [options]
  */
-export async function importLocalCatalogue({ log = console.log, file = process.env.CATALOGUE_FILE || undefined, persistPath = undefined } = {}) {
+export async function importLocalCatalogue({
+  log = console.log,
+  file = process.env.CATALOGUE_FILE || undefined,
+  persistPath = undefined,
+  preferFile = false,
+} = {}) {
   const proxy = await openLocalBindings(persistPath);
   try {
-    const outcome = await importIntoD1(proxy.env.DB, file);
+    const outcome = await importIntoD1(proxy.env.DB, file, preferFile);
     log(importSummary(outcome));
     return outcome;
   } finally {

@@ -11,7 +11,7 @@ const INPUTS = [
   "catalogue/titles.json",
   "shared/search/normalise.ts",
   "scripts/search-keys.ts",
-  "scripts/catalogue/pinyin.ts",
+  "shared/catalogue/pinyin.ts",
   "scripts/search-keys-inputs.mjs",
   "node_modules/pinyin-pro/package.json",
   "node_modules/opencc-js/package.json",

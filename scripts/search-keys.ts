@@ -23,7 +23,7 @@ import HKVariantsRev from "opencc-js/dict/HKVariantsRev";
 import TWVariantsRev from "opencc-js/dict/TWVariantsRev";
 import CJKCompatibility from "opencc-js/dict/CJK_Compatibility_Ideographs";
 import { videos } from "./catalogue/titles";
-import { pinyinKey } from "./catalogue/pinyin";
+import { pinyinKey } from "../shared/catalogue/pinyin";
 import { searchKeysInputsHash } from "./search-keys-inputs.mjs";
 
 export { pinyinKey };

@@ -1,8 +1,9 @@
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
+import { contentTag } from "./content-version";
 import { answerCache } from "./http/edge-cache";
 import { routeAt } from "../shared/routes/route-at";
-import { settingsKey } from "./site-settings";
+import { settingsKey, siteSettings } from "./site-settings";
 
 const BUILD_ID = clientAssets.scripts.join(",");
 
@@ -27,16 +28,26 @@ const TRACKING_PARAM =
 
 /**
  * The cache key's URL: tracking parameters dropped and the rest sorted (`?sort=rating&year=2025`
- * and `?year=2025&sort=rating` render the same page), plus the build id and the version of the
- * 站点设置 (a save changes every page's key: docs/decisions/0073-admin-settings-and-cache.md).
+ * and `?year=2025&sort=rating` render the same page), plus the build id, the version of the
+ * 站点设置 (a save changes every page's key: docs/decisions/0073-admin-settings-and-cache.md) and
+ * the content's version (worker/content-version.ts: a catalogue edit changes every page's key).
  */
-export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID, settings = "0"): string {
+export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID, settings = "0", content = ""): string {
   const url = new URL(requestUrl);
   const kept = [...url.searchParams].filter(([name]) => !TRACKING_PARAM.test(name));
   kept.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  url.search = new URLSearchParams([...kept, ["__build", buildId], ["__site", settings]]).toString();
+  url.search = new URLSearchParams([...kept, ["__build", buildId], ["__site", settings], ...(content ? [["__content", content]] : [])]).toString();
   url.hash = "";
   return url.toString();
+}
+
+/**
+ * The page cache's key of a request URL now: with the 站点设置's version (the request's own when
+ * given, else read through the isolate's memo) and the content's version (read through its memo).
+ */
+export async function pageCacheKey(requestUrl: string, db: D1Database, settings?: string): Promise<Request> {
+  const site = settings ?? String((await siteSettings(db)).version);
+  return new Request(pageCacheKeyUrl(requestUrl, BUILD_ID, site, await contentTag(db)), { method: "GET" });
 }
 
 /** Whether the path names a page whose anonymous HTML is kept at the edge for a short time (declared `html: "edge"`, shared/routes/). */
@@ -57,7 +68,7 @@ export async function withPageCache(c: AppContext, render: () => Promise<Respons
   const cache = answerCache(c.env);
   if (!cache || !isCacheablePage(c)) return render();
   // The build's entry file name is part of the key: after a deploy no page points at old assets.
-  const key = new Request(pageCacheKeyUrl(c.req.url, BUILD_ID, await settingsKey(c)), { method: "GET" });
+  const key = await pageCacheKey(c.req.url, c.env.DB, await settingsKey(c));
   try {
     const hit = await cache.match(key);
     if (hit) {

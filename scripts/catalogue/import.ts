@@ -13,8 +13,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CATALOGUE_FILE, readCatalogue } from "./check";
-import { d1CatalogueDb, importRows, type CatalogueDb, type ImportReport, type SqlValue, type Statement } from "./import-plan";
-import { titleRows } from "./rows";
+import { type CatalogueDb, type SqlValue, type Statement } from "../../shared/catalogue/import-plan";
+import { conflictLine, importIntoLive, type LiveImportReport } from "../../shared/catalogue/live-import";
+import { d1CatalogueDb } from "../../worker/catalogue/import-db";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -28,11 +29,12 @@ export interface ImportOptions {
   remote?: boolean;
   /** A wrangler config naming the remote database by id (remote only; `npm run deploy` writes one). */
   wranglerConfig?: string;
+  /** Conflicts with web edits: the file wins instead of the live title (decision 0074). */
+  preferFile?: boolean;
   log?: (line: string) => void;
 }
 
-export interface ImportOutcome extends ImportReport {
-  titles: number;
+export interface ImportOutcome extends LiveImportReport {
   ms: number;
 }
 
@@ -131,7 +133,7 @@ function runFile(statements: readonly Statement[], where: string[]): Promise<voi
 }
 
 /** The deployed D1 database through wrangler (the statements go as one SQL file, run once). */
-function remoteDb(config: string[]): CatalogueDb {
+export function remoteDb(config: string[]): CatalogueDb {
   return {
     rows<T>(sql: string) {
       const out = JSON.parse(wrangler(["d1", "execute", DB_BINDING, "--remote", ...config, "--json", "--command", sql])) as Array<{ results: T[] }>;
@@ -165,18 +167,24 @@ function localDb(db: D1Database): CatalogueDb {
   };
 }
 
-/** Imports the catalogue into a local D1 binding that is already open (migrations applied). */
-export async function importIntoD1(db: D1Database, file: string = CATALOGUE_FILE): Promise<ImportOutcome> {
+/** Imports the catalogue into a local D1 binding that is already open (migrations applied), keeping web edits (decision 0074). */
+export async function importIntoD1(db: D1Database, file: string = CATALOGUE_FILE, preferFile = false): Promise<ImportOutcome> {
   const started = performance.now();
-  const rows = titleRows(readCatalogue(file));
-  const report = await importRows(localDb(db), rows);
-  return { ...report, titles: rows.length, ms: Math.round(performance.now() - started) };
+  const report = await importIntoLive(localDb(db), readCatalogue(file), { preferFile });
+  return { ...report, ms: Math.round(performance.now() - started) };
 }
 
 export function importSummary(outcome: ImportOutcome): string {
-  const { titles, added, changed, moved, removed, unchanged, rekeyed, ms } = outcome;
+  const { titles, added, changed, moved, removed, unchanged, rekeyed, ms, conflicts } = outcome;
   const keys = rekeyed > 0 ? `, search keys rewritten for ${rekeyed}` : "";
-  return `catalogue: ${titles} titles imported in ${ms} ms — ${added} added, ${changed} changed, ${moved} moved, ${removed} removed, ${unchanged} unchanged${keys}`;
+  const head = `catalogue: ${titles} titles imported in ${ms} ms — ${added} added, ${changed} changed, ${moved} moved, ${removed} removed, ${unchanged} unchanged${keys}`;
+  if (conflicts.length === 0) return head;
+  return [
+    head,
+    `${conflicts.length} conflict${conflicts.length === 1 ? "" : "s"} with the live catalogue (edited in the 管理后台; docs/decisions/0074-live-catalogue.md):`,
+    ...conflicts.map((c) => "  " + conflictLine(c)),
+    "Run `npm run catalogue -- export` to bring the live catalogue into the file (then commit it), or import with --prefer-file to let the file win.",
+  ].join("\n");
 }
 
 /** The whole command: validate, then import locally or remotely. */
@@ -184,20 +192,21 @@ export async function importCatalogue({
   file = CATALOGUE_FILE,
   remote = false,
   wranglerConfig,
+  preferFile = false,
   log = console.log,
 }: ImportOptions = {}): Promise<ImportOutcome> {
   if (!remote) {
     const { applyLocalMigrations, importLocalCatalogue } = await import("../prepare-local.mjs");
     await applyLocalMigrations({ log });
-    return importLocalCatalogue({ log, file });
+    return importLocalCatalogue({ log, file, preferFile });
   }
   const started = performance.now();
-  const rows = titleRows(readCatalogue(file));
+  const entries = readCatalogue(file);
   // wrangler.toml names the database without an id: `npm run deploy` passes a config that has it.
   const config = wranglerConfig ? ["--config", wranglerConfig] : [];
   wrangler(["d1", "migrations", "apply", DB_BINDING, "--remote", ...config]);
-  const report = await importRows(remoteDb(config), rows);
-  const outcome = { ...report, titles: rows.length, ms: Math.round(performance.now() - started) };
+  const report = await importIntoLive(remoteDb(config), entries, { preferFile });
+  const outcome = { ...report, ms: Math.round(performance.now() - started) };
   log(importSummary(outcome) + " (remote)");
   return outcome;
 }

@@ -41,6 +41,12 @@ function keyMessage(issue: v.BaseIssue<unknown>): string {
   return issue.received === "undefined" ? "is missing" : "is not a known field";
 }
 
+/** 发布状态 (docs/decisions/0074-live-catalogue.md): absent means published. */
+export const PUBLICATION_STATES = ["draft", "published", "unpublished"] as const;
+export type PublicationState = (typeof PUBLICATION_STATES)[number];
+/** A time in China Standard Time, as the file and the 管理后台 write it: "2025-07-01T20:00:00+08:00". */
+export const PUBLISH_AT_PATTERN = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\+08:00$/;
+
 export const EpisodeSchema = v.strictObject(
   {
     /** Shown instead of 第N集 when given (variety shows: 第1期：初次见面). */
@@ -93,6 +99,12 @@ export const TitleSchema = v.strictObject(
     totalEpisodes: v.optional(
       v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(9999, "must be at most 9999")),
     ),
+    /** draft (草稿), published (已发布, the default), unpublished (已下架). */
+    state: v.optional(v.picklist(PUBLICATION_STATES, 'must be "draft", "published" or "unpublished"')),
+    /** 定时发布: a published title goes live at this time (China Standard Time). */
+    publishAt: v.optional(v.pipe(v.string("must be text"), v.regex(PUBLISH_AT_PATTERN, 'must look like "2025-07-01T20:00:00+08:00"'))),
+    /** The live catalogue's version of the title when it was exported (npm run catalogue -- export). */
+    version: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
     /** A series or variety show: episode N is episodes[N - 1]. */
     episodes: v.optional(
       v.pipe(

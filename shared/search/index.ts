@@ -1,7 +1,7 @@
 /**
  * What search's parts share: how many 热门 titles, a ranked match, the names of a title that
  * search matches. The worker ranks in SQL (worker/catalogue/search.ts), the import writes the
- * keys (scripts/catalogue/rows.ts), the browser asks the worker; the in-memory reference the
+ * keys (shared/catalogue/rows.ts), the browser asks the worker; the in-memory reference the
  * tests compare against is tests/reference/search-engine.ts.
  */
 import type { Video } from "../catalogue/types";

@@ -5,9 +5,9 @@ import { videos } from "../../scripts/catalogue/titles";
 import { compareTitles } from "../../shared/collation";
 import { generateCatalogue } from "../../scripts/catalogue/generate";
 import { inlineStatement, sqlFile, sqlLiteral } from "../../scripts/catalogue/import";
-import { planImport, SEARCH_VERSION } from "../../scripts/catalogue/import-plan";
-import { pinyinLetter } from "../../scripts/catalogue/pinyin";
-import { searchChars, searchPinyinKeys, titleRows } from "../../scripts/catalogue/rows";
+import { planImport, SEARCH_VERSION } from "../../shared/catalogue/import-plan";
+import { pinyinLetter } from "../../shared/catalogue/pinyin";
+import { searchChars, searchPinyinKeys, titleRows } from "../../shared/catalogue/rows";
 import { statements as migrationStatements } from "../../scripts/sql-statements.mjs";
 import { validateCatalogue } from "../../shared/catalogue/schema";
 
@@ -70,9 +70,9 @@ describe("import plan", () => {
     const changed = titleRows([{ ...videos[0], rating: 1.5 }, ...videos.slice(1, 4)]);
     const plan = planImport(changed, existing(), 3);
     expect(plan.report).toEqual({ added: 0, changed: 1, moved: 0, removed: 1, unchanged: 3, rekeyed: 0 });
-    const update = plan.statements.find((s) => s.sql.startsWith("UPDATE titles SET"));
+    const update = plan.statements.find((s) => s.sql.startsWith("UPDATE catalogue_titles SET"));
     expect(update?.params).toContain(3);
-    expect(plan.statements.some((s) => s.sql.startsWith("DELETE FROM titles WHERE id IN") && s.params.includes(videos[4].id))).toBe(true);
+    expect(plan.statements.some((s) => s.sql.startsWith("DELETE FROM catalogue_titles WHERE id IN") && s.params.includes(videos[4].id))).toBe(true);
   });
   it("titles imported before the search keys existed get them, and nothing else", () => {
     const plan = planImport(
@@ -92,15 +92,15 @@ describe("import plan", () => {
         "DELETE FROM search_pinyin WHERE title_id IN",
         ...Array.from({ length: charInserts }, () => "INSERT INTO search_chars (char, title_id, t"),
         ...Array.from({ length: pinyinInserts }, () => "INSERT INTO search_pinyin (key, title_id) V"),
-        "UPDATE titles SET search_version = ? WHERE id IN ",
+        "UPDATE catalogue_titles SET search_version = ? WHERE id IN ",
       ].map((s) => s.slice(0, 40)),
     );
     expect(plan.statements.some((s) => s.sql.includes("updated_at"))).toBe(false);
   });
   it("new titles go in multi-row INSERTs", () => {
     const many = titleRows(generateCatalogue(40));
-    const inserts = planImport(many, [], 1).statements.filter((s) => s.sql.startsWith("INSERT OR REPLACE INTO titles"));
-    expect(inserts).toHaveLength(10); // 24 columns: 4 rows under 100 parameters
+    const inserts = planImport(many, [], 1).statements.filter((s) => s.sql.startsWith("INSERT OR REPLACE INTO catalogue_titles"));
+    expect(inserts).toHaveLength(14); // 26 columns: 3 rows under 100 parameters
   });
   it("statements bind at most 100 parameters (D1's limit)", () => {
     const many = titleRows(generateCatalogue(120));
@@ -159,7 +159,7 @@ describe("the SQL file of a large or remote import", () => {
   it("keeps every statement under D1's 100,000 bytes", () => {
     const sql = sqlFile(planImport(titleRows(generateCatalogue(300)), [], 1).statements);
     for (const statement of sql.split(";\n")) expect(new TextEncoder().encode(statement).length).toBeLessThan(100_000);
-    expect(sql.split(";\n").filter((s) => s.startsWith("INSERT OR REPLACE INTO titles")).length).toBeLessThan(20);
+    expect(sql.split(";\n").filter((s) => s.startsWith("INSERT OR REPLACE INTO catalogue_titles")).length).toBeLessThan(20);
   });
 });
 

@@ -1,9 +1,10 @@
+import { env } from "cloudflare:test";
 // The 管理后台's gate: every /api/admin/* route answered for each kind of visitor (a table), the
 // cache and robots headers and the site's CSP on every admin answer, the origin check on every
 // write, the pages' redirects and 403, and no admin page in the edge page cache.
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultEdgeCache } from "../../worker/http/edge-cache";
-import { pageCacheKeyUrl } from "../../worker/page-cache";
+import { pageCacheKey } from "../../worker/page-cache";
 import { BASE, call, callRead, signUp, uniqueEmail, type Jar } from "./helpers/visitor";
 import { enrolledHolder, newSession, post, SAME_SITE, type RoleHolder } from "./helpers/admin";
 
@@ -73,6 +74,25 @@ const ROUTES: readonly Route[] = [
   { method: "GET", path: "/api/admin/settings", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
   { method: "POST", path: "/api/admin/settings", json: { version: "x" }, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "version_required"]] },
   { method: "GET", path: "/api/admin/audit?target=x&from=2026-01-01&to=2026-12-31", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  // 视频管理 (worker/admin/titles.ts): admins only; the admin's answers are refusals of bad input where the route writes.
+  { method: "GET", path: "/api/admin/titles", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "GET", path: "/api/admin/titles/video_001", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "POST", path: "/api/admin/titles", json: { entry: {} }, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "invalid_entry"]] },
+  {
+    method: "POST",
+    path: "/api/admin/titles/video_001",
+    json: { entry: {}, version: 1 },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "invalid_entry"]],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/titles/bulk",
+    json: { action: "publish", ids: [] },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "nothing_selected"]],
+  },
+  { method: "POST", path: "/api/admin/titles/video_99999/delete", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]] },
+  // A cover is image/webp: a JSON body is refused (tests/worker/admin-titles.test.ts sends one).
+  { method: "POST", path: "/api/admin/titles/video_001/cover", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [415, "unsupported_media_type"]] },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 
@@ -215,7 +235,7 @@ describe("the pages", () => {
         const { res } = await callRead("GET", path, { jar });
         expect(res.headers.get("X-Cache"), path).toBeNull();
       }
-      expect(await cache.match(new Request(pageCacheKeyUrl(BASE + path))), path).toBeUndefined();
+      expect(await cache.match(await pageCacheKey(BASE + path, env.DB)), path).toBeUndefined();
     }
   });
 });

@@ -5,7 +5,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { d1CatalogueDb, importRows, type TitleRow } from "../../scripts/catalogue/import-plan";
+import { importRows, type TitleRow } from "../../shared/catalogue/import-plan";
+import { d1CatalogueDb } from "../../worker/catalogue/import-db";
 import { episodeMedia } from "../../shared/episodes";
 import type { Video } from "../../shared/catalogue/types";
 import { vodTime, type JsonAnswer } from "../../worker/feeds/maccms";
@@ -48,7 +49,7 @@ describe("a title's dates", () => {
     const db = d1CatalogueDb(env.DB);
     const published = Date.now() - 1000 * HOUR;
     // The catalogue as if first imported 1000 hours ago (the test setup imported it moments ago).
-    await env.DB.prepare("UPDATE titles SET added_at = ?1, updated_at = ?1").bind(published).run();
+    await env.DB.prepare("UPDATE catalogue_titles SET added_at = ?1, updated_at = ?1").bind(published).run();
     const before = await datesOf();
 
     const rows = catalogueRows();
@@ -113,7 +114,7 @@ describe("RSS enclosures", () => {
     await env.MEDIA.delete(files.get(missing)!.slice(1));
     try {
       // Feed order does not matter here: make the title without a file one of the feed's 30.
-      await env.DB.prepare("UPDATE titles SET updated_at = updated_at + 1 WHERE id = ?").bind(missing).run();
+      await env.DB.prepare("UPDATE catalogue_titles SET updated_at = updated_at + 1 WHERE id = ?").bind(missing).run();
       const rss = parser.parse(await (await get("/rss.xml")).text()) as { rss: { channel: { item: RssItem[] } } };
       const items = rss.rss.channel.item;
       expect(items.length).toBeGreaterThan(1);

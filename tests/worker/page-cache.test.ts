@@ -1,7 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import app from "../../worker/index";
-import { pageCacheKeyUrl } from "../../worker/page-cache";
+import { pageCacheKey, pageCacheKeyUrl } from "../../worker/page-cache";
 import { defaultEdgeCache } from "../../worker/http/edge-cache";
 import { signUp, type Jar } from "./helpers/visitor";
 
@@ -71,7 +71,7 @@ describe("edge caching of anonymous HTML", () => {
     const { email, jar } = await signUp("page-cache", { base: BASE });
     // A cacheable page no earlier request has put in the cache.
     const path = `/info/help?visit=${crypto.randomUUID()}`;
-    const key = new Request(pageCacheKeyUrl(BASE + path));
+    const key = await pageCacheKey(BASE + path, env.DB);
     // The cache the worker keeps pages in (caches.default).
     const edge = defaultEdgeCache();
     expect(edge).not.toBeNull();

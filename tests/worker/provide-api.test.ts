@@ -200,12 +200,12 @@ describe("JSON answers in MacCMS's format", () => {
     expect((await json(API + "?h=1")).total).toBe(videos.length);
     const saved = await env.DB.prepare("SELECT id, updated_at FROM titles").all<{ id: string; updated_at: number }>();
     const setUpdated = (rows: ReadonlyArray<{ id: string; updated_at: number }>) =>
-      env.DB.batch(rows.map((r) => env.DB.prepare("UPDATE titles SET updated_at = ? WHERE id = ?").bind(r.updated_at, r.id)));
+      env.DB.batch(rows.map((r) => env.DB.prepare("UPDATE catalogue_titles SET updated_at = ? WHERE id = ?").bind(r.updated_at, r.id)));
     const now = Date.now();
     const hoursAgo = (h: number) => now - h * 3_600_000;
     try {
       // Every title last updated 1000 hours ago, but three: 1, 30 and 100 hours ago.
-      await env.DB.prepare("UPDATE titles SET updated_at = ?").bind(hoursAgo(1000)).run();
+      await env.DB.prepare("UPDATE catalogue_titles SET updated_at = ?").bind(hoursAgo(1000)).run();
       const [a, b, c] = videos;
       await setUpdated([
         { id: a.id, updated_at: hoursAgo(1) },

@@ -1,5 +1,6 @@
 import { applyD1Migrations, env } from "cloudflare:test";
-import { d1CatalogueDb, importRows, type TitleRow } from "../../scripts/catalogue/import-plan";
+import { importRows, type TitleRow } from "../../shared/catalogue/import-plan";
+import { d1CatalogueDb } from "../../worker/catalogue/import-db";
 
 // Every worker test file starts from a migrated account database holding the catalogue file.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS ?? []);

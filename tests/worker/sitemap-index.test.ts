@@ -58,7 +58,7 @@ describe("a catalogue of several parts", () => {
   it("/sitemap.xml is an index of every part; the parts hold each page once, the site's pages in part 1", async () => {
     // 2,000 more films, copies of video_001 under new ids, written in one statement.
     await env.DB.prepare(
-      `INSERT INTO titles (id, position, title, title_order, year, rating, duration, area, language, letter, episode_count, added_at, updated_at,
+      `INSERT INTO catalogue_titles (id, position, title, title_order, year, rating, duration, area, language, letter, episode_count, added_at, updated_at,
          content_hash, card, entry, search_title, search_pinyin, search_pinyin_flat, search_names, search_names_flat, search_labels, search_description)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
        SELECT 'video_' || (1000 + i), 1000 + i, title, title_order, year, rating, duration, area, language, letter, 1, added_at, updated_at + i,

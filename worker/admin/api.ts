@@ -15,6 +15,7 @@ import { auditFilterOf, readAudit } from "./audit";
 import { overviewOf } from "./overview";
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
+import { bulkTitles, deleteTitles, listTitles, putCover, saveTitle, titleForEdit, titleListQuery, type SaveResult } from "./titles";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
 
 type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 503;
@@ -158,6 +159,60 @@ adminApi.post("/settings", needs("admin"), async (c) => {
   const body = await bodyOf(c);
   if (body instanceof Response) return body;
   return answer(c, await saveSettings(c.env, visitorOf(c), body));
+});
+
+// ---- 视频管理 (worker/admin/titles.ts) ------------------------------------------------------------
+
+function saved(c: AdminContext, result: SaveResult): Response {
+  if (result.ok) return c.json(result.value);
+  return jsonError(c, result.status, result.code, result.message, result.problems ? { problems: result.problems } : {});
+}
+
+adminApi.get("/titles", needs("admin"), async (c) =>
+  c.json(
+    await listTitles(
+      c.env.DB,
+      titleListQuery((n) => c.req.query(n)),
+      Date.now(),
+    ),
+  ),
+);
+
+adminApi.post("/titles", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return saved(c, await saveTitle(c.env, visitorOf(c), body.entry, null, Date.now()));
+});
+
+adminApi.post("/titles/bulk", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  const ids = Array.isArray(body.ids) ? body.ids.filter((id): id is string => typeof id === "string") : [];
+  return answer(c, await bulkTitles(c.env, visitorOf(c), body.action, ids, textField(body, "category", 40), Date.now()));
+});
+
+adminApi.get("/titles/:id", needs("admin"), async (c) => {
+  const title = await titleForEdit(c.env.DB, c.req.param("id"), Date.now());
+  return title ? c.json(title) : jsonError(c, 404, "not_found", "没有这个视频");
+});
+
+adminApi.post("/titles/:id", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return saved(c, await saveTitle(c.env, visitorOf(c), body.entry, { id: c.req.param("id"), version: body.version }, Date.now()));
+});
+
+adminApi.post("/titles/:id/delete", needs("admin"), async (c) => {
+  const result = await deleteTitles(c.env, visitorOf(c), [c.req.param("id")], Date.now());
+  if (result.ok && result.value.done.length === 0) return jsonError(c, 404, "not_found", "没有这个视频");
+  return answer(c, result);
+});
+
+adminApi.post("/titles/:id/cover", needs("admin"), async (c) => {
+  const type = (c.req.header("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "image/webp") return jsonError(c, 415, "unsupported_media_type", "封面必须是 WebP 图片（image/webp）");
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  return answer(c, await putCover(c.env, visitorOf(c), c.req.param("id"), bytes, Date.now()));
 });
 
 adminApi.all("*", needs("moderation"), (c) => jsonError(c, 404, "not_found", "接口不存在"));

@@ -6,6 +6,7 @@
  * worker/auth/csrf.ts), a body limit, and the visitor's access (worker/admin/access.ts).
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
 import { isSameSiteRequest } from "../auth/csrf";
 import { applySession, createRequestSession, type RequestSession } from "../auth/session";
@@ -44,8 +45,16 @@ export function sameSiteWrites(refuse: (c: AdminContext) => Response): Middlewar
   };
 }
 
+/** Bodies of 视频管理 (a whole entry, up to 9,999 episodes; a cover): larger than a form's. */
+export const LARGE_BODY_BYTES = 2 * 1024 * 1024;
+
+/** Paths whose bodies may be LARGE_BODY_BYTES (under /admin or /api/admin). */
+const LARGE_BODY_PATH = /^\/(?:api\/)?admin\/titles(?:\/|$)/;
+
 export function adminBodyLimit(tooLarge: (c: AdminContext) => Response): MiddlewareHandler<AdminEnv> {
-  return limitBody((c) => tooLarge(c as AdminContext)) as MiddlewareHandler<AdminEnv>;
+  const small = limitBody((c) => tooLarge(c as AdminContext)) as MiddlewareHandler<AdminEnv>;
+  const large = bodyLimit({ maxSize: LARGE_BODY_BYTES, onError: (c) => tooLarge(c as AdminContext) }) as MiddlewareHandler<AdminEnv>;
+  return (c, next) => (LARGE_BODY_PATH.test(new URL(c.req.url).pathname) ? large(c, next) : small(c, next));
 }
 
 /** Reads the visitor's access once per request (c.get("adminAccess")). */

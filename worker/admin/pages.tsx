@@ -26,12 +26,17 @@ import { AuditScreen, ForbiddenScreen, MessageScreen, RolesScreen } from "./view
 import { SettingsScreen } from "./views/Settings";
 import { UserScreen, UsersScreen } from "./views/Users";
 import { EnrolScreen, RecoveryCodesScreen, VerifyScreen } from "./views/SecondStep";
+import { ConfirmDeleteScreen, TitleEditScreen, TitlesScreen } from "./views/Titles";
+import { entryFromForm, formOfEntry } from "../../shared/admin/title-form";
+import { shanghaiTime } from "../../shared/catalogue/publication";
+import { BULK_NAMES, bulkTitles, deleteTitles, listTitles, saveTitle, titleForEdit, titleListQuery, type BulkAction } from "./titles";
 
 type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 501 | 503;
 
 /** The screens that exist, and who sees them (later slices add theirs here). */
 const SCREENS: readonly (NavItem & { needs: AdminPermission })[] = [
   { href: "/admin", label: "概览", needs: "moderation" },
+  { href: "/admin/titles", label: "视频管理", needs: "admin" },
   { href: "/admin/users", label: "用户管理", needs: "admin" },
   { href: "/admin/settings", label: "站点设置", needs: "admin" },
   { href: "/admin/roles", label: "角色管理", needs: "admin" },
@@ -293,6 +298,165 @@ adminPages.post("/settings", async (c) => {
     <SettingsScreen view={view} error={result.message} entered={result.status === 409 ? undefined : entered} />,
     visitorOf(c),
   );
+});
+
+// ---- 视频管理 (worker/admin/titles.ts, views/Titles.tsx) ----------------------------------------
+
+/** A form body with its repeated fields (the list's checkboxes), or null when it is not a form. */
+async function formParams(c: AdminContext): Promise<URLSearchParams | null> {
+  const type = (c.req.header("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") return null;
+  try {
+    return new URLSearchParams(new TextDecoder("utf-8", { fatal: true }).decode(await c.req.arrayBuffer()));
+  } catch {
+    return null;
+  }
+}
+
+/** Where a list form goes back to: a path of the list, else the list. */
+const listBack = (value: string | null): string => (value && /^\/admin\/titles(?:\?|$)/.test(value) ? value : "/admin/titles");
+
+const TITLE_DONE: Record<string, string> = { created: "已创建", saved: "已保存" };
+
+adminPages.get("/titles", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const list = await listTitles(
+    c.env.DB,
+    titleListQuery((n) => c.req.query(n)),
+    Date.now(),
+  );
+  const ok = c.req.query("ok");
+  const error = c.req.query("error");
+  return page(c, 200, "视频管理", <TitlesScreen list={list} ok={ok?.slice(0, 300)} error={error?.slice(0, 300)} />, visitorOf(c));
+});
+
+adminPages.post("/titles/bulk", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const form = await formParams(c);
+  if (!form) return message(c, 400, "视频管理", "请求内容无法解析。", visitorOf(c));
+  const back = listBack(form.get("back"));
+  const ids = form.getAll("id");
+  const action = form.get("action") ?? "";
+  const to = (kind: "ok" | "error", text: string) => c.redirect(`${back}${back.includes("?") ? "&" : "?"}${kind}=${encodeURIComponent(text)}`, 303);
+  if (action === "delete" && form.get("confirmed") !== "yes" && ids.length > 0) {
+    const { results } = await c.env.DB.prepare("SELECT id, title FROM catalogue_titles WHERE id IN (SELECT value FROM json_each(?)) ORDER BY position")
+      .bind(JSON.stringify(ids))
+      .all<{ id: string; title: string }>();
+    return page(c, 200, "确认删除", <ConfirmDeleteScreen titles={results} back={back} />, visitorOf(c));
+  }
+  const result = await bulkTitles(c.env, visitorOf(c), action, ids, form.get("category") ?? "", Date.now());
+  if (!result.ok) return to("error", result.message);
+  const { done, failed } = result.value;
+  const name = BULK_NAMES[action as BulkAction];
+  if (failed.length > 0)
+    return to("error", `${name}：${done.length} 个成功，${failed.length} 个失败（${failed.map((f) => `${f.id}：${f.message}`).join("；")}）`);
+  return to("ok", `已${name} ${done.length} 个视频`);
+});
+
+adminPages.get("/titles/new", (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  return page(c, 200, "新建视频", <TitleEditScreen id={null} values={{ state: "draft" }} version={null} />, visitorOf(c));
+});
+
+adminPages.post("/titles/new", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const form = await formParams(c);
+  if (!form) return message(c, 400, "新建视频", "请求内容无法解析。", visitorOf(c));
+  const values = Object.fromEntries(form);
+  const result = await saveTitle(
+    c.env,
+    visitorOf(c),
+    entryFromForm((n) => form.get(n) ?? ""),
+    null,
+    Date.now(),
+  );
+  if (!result.ok) {
+    return page(
+      c,
+      result.status === 409 ? 409 : 400,
+      "新建视频",
+      <TitleEditScreen id={null} values={values} version={null} error={result.message} problems={result.problems} />,
+      visitorOf(c),
+    );
+  }
+  return c.redirect(`/admin/titles/${result.value.id}?done=created`, 303);
+});
+
+async function editPage(
+  c: AdminContext,
+  id: string,
+  status: PageStatus,
+  notice: { error?: string; problems?: string[]; values?: Record<string, string> } = {},
+) {
+  const title = await titleForEdit(c.env.DB, id, Date.now());
+  if (!title) return message(c, 404, "视频管理", `没有编号为 ${id} 的视频（可能已被删除）。`, visitorOf(c));
+  const done = TITLE_DONE[c.req.query("done") ?? ""];
+  const coverKey = title.entry.coverImage.replace(/^\/+/, "");
+  // The preview only when there is a cover (a new title has none until one is uploaded).
+  const hasCover = (await c.env.MEDIA.head(coverKey)) !== null;
+  const meta =
+    `版本 ${title.version} · 最近修改 ${shanghaiTime(title.updatedAt).slice(0, 16).replace("T", " ")}` +
+    (title.editedBy ? ` · ${title.editedBy} 在网页上修改，尚未导出到目录文件` : "");
+  return page(
+    c,
+    status,
+    `编辑 ${title.entry.title}`,
+    <TitleEditScreen
+      id={id}
+      values={notice.values ?? formOfEntry(title.entry, title.state, title.publishAt)}
+      version={title.version}
+      ok={notice.error ? undefined : done}
+      error={notice.error}
+      problems={notice.problems}
+      meta={meta}
+      cover={hasCover ? `/${coverKey}?v=${title.updatedAt}` : undefined}
+    />,
+    visitorOf(c),
+  );
+}
+
+adminPages.get("/titles/:id", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  return editPage(c, c.req.param("id"), 200);
+});
+
+adminPages.post("/titles/:id", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const id = c.req.param("id");
+  const form = await formParams(c);
+  if (!form) return message(c, 400, "视频管理", "请求内容无法解析。", visitorOf(c));
+  const result = await saveTitle(
+    c.env,
+    visitorOf(c),
+    entryFromForm((n) => (n === "id" ? id : (form.get(n) ?? ""))),
+    { id, version: form.get("version") },
+    Date.now(),
+  );
+  if (result.ok) return c.redirect(`/admin/titles/${id}?done=saved`, 303);
+  // A stale version: the form shows what is saved now (the refused text is gone: the message says so).
+  if (result.code === "stale_version") return editPage(c, id, 409, { error: result.message });
+  return editPage(c, id, result.status === 404 ? 404 : 400, { error: result.message, problems: result.problems, values: Object.fromEntries(form) });
+});
+
+adminPages.post("/titles/:id/delete", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const id = c.req.param("id");
+  const form = await formParams(c);
+  if (form?.get("confirmed") !== "yes") {
+    const title = await titleForEdit(c.env.DB, id, Date.now());
+    if (!title) return message(c, 404, "视频管理", `没有编号为 ${id} 的视频。`, visitorOf(c));
+    return page(c, 200, "确认删除", <ConfirmDeleteScreen titles={[{ id, title: title.entry.title }]} back={`/admin/titles/${id}`} />, visitorOf(c));
+  }
+  const result = await deleteTitles(c.env, visitorOf(c), [id], Date.now());
+  if (!result.ok || result.value.done.length === 0) return message(c, 404, "视频管理", `没有编号为 ${id} 的视频。`, visitorOf(c));
+  return c.redirect(`/admin/titles?ok=${encodeURIComponent(`已删除 ${id}`)}`, 303);
 });
 
 adminPages.all("*", (c) => message(c, 404, "页面不存在", "管理后台没有这个页面。", visitorOf(c)));

@@ -20,7 +20,7 @@ export async function queryHome(db: D1Database, sizes: { hot: number; latest: nu
     ...MAIN_CATEGORIES.map((name) =>
       db
         .prepare(
-          "SELECT count(DISTINCT title_id) AS n FROM title_categories WHERE category IN (SELECT name FROM categories WHERE instr(lower(name), lower(?)) > 0)",
+          "SELECT count(DISTINCT tc.title_id) AS n FROM title_categories tc JOIN titles t ON t.id = tc.title_id WHERE tc.category IN (SELECT name FROM categories WHERE instr(lower(name), lower(?)) > 0)",
         )
         .bind(name),
     ),

@@ -97,10 +97,17 @@ function tierSql(n: number, names: boolean): string {
 const withJoined = (terms: readonly string[]) => (terms.length > 1 ? [...terms, terms.join("")] : [...terms]);
 
 /** The matches of Latin-free `terms`, in SQL. Several terms: the weakest term's tier, unless the joined terms match better. */
-function matchesInSql(terms: readonly string[]): Matches {
+/**
+ * Which titles a search reads: `titles`, the view of those a viewer may see (every viewer-facing
+ * search), or `catalogue_titles`, every title (the 管理后台's 视频管理).
+ */
+export type SearchScope = "titles" | "catalogue_titles";
+
+function matchesInSql(terms: readonly string[], scope: SearchScope): Matches {
   const chars = [...new Set(terms.flatMap((term) => [...term]))];
   if (terms.length === 1 && chars.length === 1 && [...terms[0]].length === 1) {
-    return { sql: "m AS (SELECT title_id AS id, tier FROM search_chars WHERE char = ?1)", params: [terms[0]] };
+    // Joined to the view `titles`: only the titles a viewer may see (migrations/0013_live_catalogue.sql).
+    return { sql: `m AS (SELECT c.title_id AS id, c.tier FROM search_chars c JOIN ${scope} t ON t.id = c.title_id WHERE c.char = ?1)`, params: [terms[0]] };
   }
   const narrowing = chars.slice(0, MAX_NARROWING_CHARS);
   const all = withJoined(terms);
@@ -109,7 +116,7 @@ function matchesInSql(terms: readonly string[]): Matches {
   const tier = terms.length === 1 ? "k0" : `CASE WHEN max(${each}) >= ${NO_MATCH} THEN ${NO_MATCH} ELSE min(max(${each}), k${terms.length}) END`;
   return {
     sql:
-      `m AS (SELECT id, tier FROM (SELECT id, ${tier} AS tier FROM (SELECT t.id, ${keys} FROM titles t WHERE t.id IN ` +
+      `m AS (SELECT id, tier FROM (SELECT id, ${tier} AS tier FROM (SELECT t.id, ${keys} FROM ${scope} t WHERE t.id IN ` +
       `(SELECT title_id FROM search_chars WHERE char IN (SELECT value FROM json_each(?1)) GROUP BY title_id HAVING count(*) = ?2))) ` +
       `WHERE tier < ${NO_MATCH})`,
     params: [JSON.stringify(narrowing), narrowing.length, ...all],
@@ -217,7 +224,7 @@ function keyCondition(lookup: NonNullable<PinyinKeyLookup>, params: Array<string
  * or two letters or digits, in SQL: the keys decide such a term's pinyin match exactly
  * (shared/search/pinyin-keys.ts keysDecide), and search_pinyin holds the tier each key gives.
  */
-function matchesByKeys(terms: readonly string[]): Matches {
+function matchesByKeys(terms: readonly string[], scope: SearchScope): Matches {
   const all = withJoined(terms);
   const params: Array<string | number> = [...all];
   const keys = all.map((term, i) => {
@@ -231,13 +238,13 @@ function matchesByKeys(terms: readonly string[]): Matches {
   const each = terms.map((_, i) => `k${i}`).join(", ");
   const tier = terms.length === 1 ? "k0" : `CASE WHEN max(${each}) >= ${NO_MATCH} THEN ${NO_MATCH} ELSE min(max(${each}), k${terms.length}) END`;
   return {
-    sql: `m AS (SELECT id, tier FROM (SELECT id, ${tier} AS tier FROM (SELECT t.id, ${keys.join(", ")} FROM titles t WHERE ${narrowing})) WHERE tier < ${NO_MATCH})`,
+    sql: `m AS (SELECT id, tier FROM (SELECT id, ${tier} AS tier FROM (SELECT t.id, ${keys.join(", ")} FROM ${scope} t WHERE ${narrowing})) WHERE tier < ${NO_MATCH})`,
     params,
   };
 }
 
 /** The matches of a query with Latin letters: SQL's candidates ranked by pinyin in the worker, as a JSON table. */
-async function matchesByPinyin(db: D1Database, terms: readonly string[]): Promise<Matches> {
+async function matchesByPinyin(db: D1Database, terms: readonly string[], scope: SearchScope): Promise<Matches> {
   const all = withJoined(terms);
   // ?1 … the terms, then the pinyin patterns of those with letters, then the candidates' parameters and the limit.
   const params: Array<string | number> = [...all];
@@ -255,7 +262,7 @@ async function matchesByPinyin(db: D1Database, terms: readonly string[]): Promis
   const where = terms.map((_, i) => `(k${i} < ${NO_MATCH} OR p${i} OR n${i})`).join(" AND ");
   const { results } = await db
     .prepare(
-      `SELECT * FROM (SELECT t.id, t.position, t.search_title, t.search_pinyin, t.search_names, ${columns.join(", ")} FROM titles t WHERE ${narrowing}) ` +
+      `SELECT * FROM (SELECT t.id, t.position, t.search_title, t.search_pinyin, t.search_names, ${columns.join(", ")} FROM ${scope} t WHERE ${narrowing}) ` +
         `WHERE ${where} ORDER BY position LIMIT ?${params.length}`,
     )
     .bind(...params)
@@ -315,10 +322,10 @@ function rankedOf(row: CandidateRow, terms: readonly string[]): RankedItem<Candi
 }
 
 /** The matches of a query's terms, whichever way they are found. */
-function matchesOf(db: D1Database, terms: readonly string[]): Promise<Matches> | Matches {
-  if (!terms.some(hasPinyinLetters)) return matchesInSql(terms);
-  if (withJoined(terms).every((term) => !hasPinyinLetters(term) || keysDecide(term))) return matchesByKeys(terms);
-  return matchesByPinyin(db, terms);
+function matchesOf(db: D1Database, terms: readonly string[], scope: SearchScope = "titles"): Promise<Matches> | Matches {
+  if (!terms.some(hasPinyinLetters)) return matchesInSql(terms, scope);
+  if (withJoined(terms).every((term) => !hasPinyinLetters(term) || keysDecide(term))) return matchesByKeys(terms, scope);
+  return matchesByPinyin(db, terms, scope);
 }
 
 /**
@@ -327,10 +334,10 @@ function matchesOf(db: D1Database, terms: readonly string[]): Promise<Matches> |
  * query has no terms. Other callers (the provide API's `wd`, worker/feeds/d1-source.ts) join it
  * to `titles t` so that they find and rank exactly what the search finds.
  */
-export async function searchMatches(db: D1Database, raw: string): Promise<Matches | null> {
+export async function searchMatches(db: D1Database, raw: string, scope: SearchScope = "titles"): Promise<Matches | null> {
   const q = normaliseQuery(raw);
   const terms = q ? queryTerms(q, toSimplified) : [];
-  return terms.length > 0 ? await matchesOf(db, terms) : null;
+  return terms.length > 0 ? await matchesOf(db, terms, scope) : null;
 }
 
 /** ORDER BY of the relevance order over `m` and `titles t`. */

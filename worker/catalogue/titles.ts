@@ -2,6 +2,7 @@
 import type { CardItem } from "../../shared/catalogue/card";
 import type { Video } from "../../shared/catalogue/types";
 import { entryEpisode, type Library } from "../../shared/library";
+import { TITLES_TABLE } from "../../shared/catalogue/import-plan";
 import { CARD_COLUMNS, cardsFrom, HITS_JOIN, resultsOf, type CardRow } from "./cards";
 
 export interface TitleDetail {
@@ -71,7 +72,8 @@ export async function knownLibrary(db: D1Database, library: Library): Promise<Li
   const ids = [...new Set([...library.favourites, ...library.history.map((h) => h.id)])];
   if (ids.length === 0) return library;
   const { results } = await db
-    .prepare("SELECT id, episode_count FROM titles WHERE id IN (SELECT value FROM json_each(?))")
+    // Every title, published or not: a title taken down for a while stays in the libraries that hold it.
+    .prepare(`SELECT id, episode_count FROM ${TITLES_TABLE} WHERE id IN (SELECT value FROM json_each(?))`)
     .bind(JSON.stringify(ids))
     .all<{ id: string; episode_count: number }>();
   const episodes = new Map(results.map((r) => [r.id, r.episode_count]));

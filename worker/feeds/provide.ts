@@ -13,7 +13,7 @@ import { feedSource } from "./d1-source";
 import type { FeedSource, TitlePage } from "./source";
 
 /** Apps poll the API for updates: five minutes fresh at the edge, then stale while refreshing. */
-export const PROVIDE_CACHE = "public, max-age=300, s-maxage=300, stale-while-revalidate=600";
+export const PROVIDE_CACHE = "public, max-age=45, s-maxage=300"; // decision 0075
 
 async function pageOf(source: FeedSource, req: ProvideRequest, now: number): Promise<TitlePage> {
   const offset = (req.page - 1) * req.pageSize;

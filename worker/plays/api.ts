@@ -18,7 +18,7 @@ import { recordPlay } from "./store";
 import { playKeys } from "./visitor";
 
 /** Rankings move slowly: a minute fresh, then served stale while one request refreshes it. */
-export const RANKING_CACHE = "public, max-age=60, s-maxage=60, stale-while-revalidate=300";
+export const RANKING_CACHE = "public, max-age=45, s-maxage=60"; // decision 0075
 
 const error = (code: string, message: string) => ({ error: { code, message } });
 

@@ -6,7 +6,7 @@ import { cachedJson } from "../edge-answers";
 import { configFor } from "../site-settings";
 
 /** Search answers depend only on the URL and the catalogue: a minute fresh, five more stale at the edge. */
-export const SEARCH_API_CACHE = "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
+export const SEARCH_API_CACHE = "public, max-age=45, s-maxage=300"; // decision 0075
 /** The empty box's 热门搜索 come from the 站点设置: half a minute in the browser, so a change shows within a minute (docs/decisions/0073-admin-settings-and-cache.md). */
 export const HOT_SEARCH_CACHE = "public, max-age=30, s-maxage=300, stale-while-revalidate=600";
 

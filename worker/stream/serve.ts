@@ -5,12 +5,13 @@
  * any other path under /stream/ is a 404 without an R2 read.
  */
 import type { Handler } from "hono";
-import { cacheControlFor, isCompressedTextFile, parseStreamPath, STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
+import { cacheControlFor, isCompressedTextFile, isImmutable, parseStreamPath, STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
 import type { AppEnv } from "../app-env";
 import { serveThroughEdgeCache } from "../http/cached-files";
 import { mediaEdgeCache } from "../http/edge-cache";
 import { notFound, RETRY_AFTER_SECONDS } from "../http/plain-answers";
 import { loadWholeObject } from "../http/r2-answers";
+import { mediaHidden } from "../media/visibility";
 import { encodeTextAnswer } from "./text-encoding";
 
 export interface StreamOptions {
@@ -32,10 +33,12 @@ export interface StreamOptions {
 export function serveStream(options: StreamOptions = {}): Handler<AppEnv> {
   const cache = options.cache ?? mediaEdgeCache;
   const retryAfterSeconds = options.retryAfterSeconds ?? RETRY_AFTER_SECONDS;
-  return (c) => {
+  return async (c) => {
     // The raw (undecoded) path: `%2F`, `%2e` and upper-case variants never match a name.
     const file = parseStreamPath(new URL(c.req.url).pathname);
     if (!file) return notFound();
+    // A title that is not published: its playlists (and so its stream) are gone, before any cache.
+    if (!isImmutable(file.kind) && (await mediaHidden(c.env.DB, Number(file.n)))) return notFound();
     const loadWhole = () =>
       loadWholeObject(c.env.MEDIA, file.key, {
         contentType: STREAM_CONTENT_TYPES[file.kind],
@@ -44,6 +47,6 @@ export function serveStream(options: StreamOptions = {}): Handler<AppEnv> {
       });
     const answer = serveThroughEdgeCache(c, { loadWhole }, { cache: cache(c.env) });
     // Playlists and WebVTT (but the start path's two) go out compressed where the client accepts it (./text-encoding.ts).
-    return isCompressedTextFile(file.kind, file.name) ? answer.then((res) => encodeTextAnswer(c.req.raw, res)) : answer;
+    return isCompressedTextFile(file.kind, file.name) ? encodeTextAnswer(c.req.raw, await answer) : answer;
   };
 }

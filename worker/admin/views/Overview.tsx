@@ -135,6 +135,7 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
 }
 
 const SCREEN_HINTS: Record<string, string> = {
+  "/admin/titles": "新建、编辑、发布和下架视频",
   "/admin/users": "查找账号，停用、启用、强制退出或删除",
   "/admin/settings": "网站名称、备案信息、首页文案与热门搜索",
   "/admin/roles": "授予或撤销管理员、审核员角色",

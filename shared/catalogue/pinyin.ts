@@ -3,7 +3,7 @@
  * search keys): pinyin-pro's word-level readings (重生 → chong sheng, 行长 → hang zhang).
  */
 import { pinyin } from "pinyin-pro";
-import { foldText } from "../../shared/search/normalise";
+import { foldText } from "../search/normalise";
 
 /** The pinyin of a text, one lower-case syllable per folded character (characters without pinyin stand for themselves). */
 export function pinyinKey(text: string): string[] {

@@ -3,17 +3,18 @@
  * the entry and the search keys, computed once at import (pinyin with pinyin-pro, folding with
  * the worker's traditional→simplified table), so the worker never computes them per request.
  */
-import { cardOf } from "../../shared/catalogue/card";
-import { normaliseMediaPath } from "../../shared/catalogue/categories";
-import type { TitleEntry } from "../../shared/catalogue/schema";
-import type { Video } from "../../shared/catalogue/types";
-import { compareTitles } from "../../shared/collation";
-import { fold } from "../../shared/search/normalise";
-import { pinyinKeys, pinyinKeysByPosition } from "../../shared/search/pinyin-keys";
-import { titleNames } from "../../shared/search/index";
-import { TIER } from "../../shared/search/rank";
-import { toSimplified } from "../../shared/search/t2s";
+import { cardOf } from "./card";
+import { normaliseMediaPath } from "./categories";
+import type { TitleEntry } from "./schema";
+import type { Video } from "./types";
+import { compareTitles } from "../collation";
+import { fold } from "../search/normalise";
+import { pinyinKeys, pinyinKeysByPosition } from "../search/pinyin-keys";
+import { titleNames } from "../search/index";
+import { TIER } from "../search/rank";
+import { toSimplified } from "../search/t2s";
 import type { TitleRow } from "./import-plan";
+import { splitPublication } from "./publication";
 import { pinyinKey, pinyinLetter } from "./pinyin";
 
 /** FNV-1a, 2 × 32 bits: tells whether an entry's content changed between two imports. */
@@ -69,13 +70,27 @@ export function searchPinyinKeys(title: string, titleSyllables: readonly string[
   return [...best];
 }
 
-/** The catalogue entry as the site uses it: media paths with exactly one leading slash. */
+/** The catalogue entry as the site uses it: media paths with exactly one leading slash, no publication fields. */
 export function normaliseEntry(entry: TitleEntry): Video {
   return {
-    ...entry,
+    ...splitPublication(entry).content,
     videoFile: normaliseMediaPath(entry.videoFile),
     ...(entry.episodes ? { episodes: entry.episodes.map((e) => ({ ...e, videoFile: normaliseMediaPath(e.videoFile) })) } : {}),
   };
+}
+
+/** The media number of "/12.mp4". */
+export const mediaNumberOf = (file: string): number => Number(file.replace(/^\/+/, "").replace(/\.\w+$/, ""));
+
+/**
+ * What tells whether an entry changed: its catalogue fields and how it is published (not the
+ * version the file may carry). A published title without a time hashes as before publication
+ * states existed, so an older database sees no change.
+ */
+export function entryHash(entry: TitleEntry): string {
+  const { state, publishAt } = splitPublication(entry);
+  const publication = state !== "published" || publishAt > 0 ? `\n${state}\n${publishAt}` : "";
+  return contentHash(JSON.stringify(normaliseEntry(entry)) + publication);
 }
 
 /** The rows of a whole (validated) catalogue, in file order. */
@@ -89,6 +104,7 @@ export function titleRows(entries: readonly TitleEntry[]): TitleRow[] {
   });
   return entries.map((entry, position) => {
     const video = normaliseEntry(entry);
+    const publication = splitPublication(entry);
     const syllables = pinyinKey(video.title);
     const names = titleNames(video).map(nameKeys);
     const entryJson = JSON.stringify(video);
@@ -107,7 +123,9 @@ export function titleRows(entries: readonly TitleEntry[]): TitleRow[] {
       language: video.language ?? null,
       letter: pinyinLetter(video.title),
       episode_count: video.episodes?.length ?? 1,
-      content_hash: contentHash(entryJson),
+      content_hash: entryHash(entry),
+      state: publication.state,
+      publish_at: publication.publishAt,
       card: JSON.stringify(cardOf(video)),
       entry: entryJson,
       search_title: searchTitle,
@@ -125,6 +143,7 @@ export function titleRows(entries: readonly TitleEntry[]): TitleRow[] {
       ),
       search_pinyin_keys: searchPinyinKeys(searchTitle, syllables, names),
       categories: [...video.category],
+      media: [...new Set([video.videoFile, ...(video.episodes ?? []).map((e) => e.videoFile)].map(mediaNumberOf))],
       episodes: (video.episodes ?? []).map((e, i) => ({ number: i + 1, name: e.name ?? null, video_file: e.videoFile, duration: e.duration })),
     };
   });

@@ -35,6 +35,11 @@ export interface TitleRow {
   search_chars: Array<[string, number]>;
   /** `search_pinyin` rows (shared/search/pinyin-keys.ts) of the title and its names: each key once, with its best tier. */
   search_pinyin_keys: Array<[string, number]>;
+  /** draft / published / unpublished, and when a published title goes live (ms, 0: at once). */
+  state: string;
+  publish_at: number;
+  /** Every media number of the title (`title_media`: its videoFile and its episodes'). */
+  media: number[];
   categories: string[];
   episodes: Array<{ number: number; name: string | null; video_file: string; duration: string }>;
 }
@@ -64,6 +69,12 @@ export interface ImportReport {
   rekeyed: number;
 }
 
+/**
+ * The table of every title, published or not (migrations/0013_live_catalogue.sql). `titles` is
+ * the view of the titles a viewer may see: the import and the 管理后台 write here.
+ */
+export const TITLES_TABLE = "catalogue_titles";
+
 /** D1 allows at most 100 bound parameters per statement. */
 const MAX_PARAMS = 100;
 
@@ -89,6 +100,8 @@ const TITLE_COLUMNS = [
   "search_names_flat",
   "search_labels",
   "search_description",
+  "state",
+  "publish_at",
 ] as const satisfies ReadonlyArray<keyof TitleRow>;
 
 function multiInsert(table: string, columns: readonly string[], rows: readonly SqlValue[][], verb = "INSERT"): Statement[] {
@@ -162,7 +175,7 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
     } else {
       if (old.position !== row.position || old.title_order !== row.title_order) {
         report.moved++;
-        moves.push({ sql: "UPDATE titles SET position = ?, title_order = ? WHERE id = ?", params: [row.position, row.title_order, row.id] });
+        moves.push({ sql: `UPDATE ${TITLES_TABLE} SET position = ?, title_order = ? WHERE id = ?`, params: [row.position, row.title_order, row.id] });
       } else report.unchanged++;
       if ((old.search_version ?? 0) < SEARCH_VERSION) {
         report.rekeyed++;
@@ -181,15 +194,18 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
     ...deleteIn("episodes", "title_id", [...writtenIds, ...removed]),
     ...deleteIn("search_chars", "title_id", [...writtenIds, ...rekeyed.map((r) => r.id), ...removed]),
     ...deleteIn("search_pinyin", "title_id", [...writtenIds, ...rekeyed.map((r) => r.id), ...removed]),
-    ...deleteIn("titles", "id", removed),
+    ...deleteIn("title_media", "title_id", [...writtenIds, ...removed]),
+    ...deleteIn(TITLES_TABLE, "id", removed),
     ...changed.map((row): Statement => ({
-      sql: `UPDATE titles SET ${TITLE_COLUMNS.slice(1)
+      // An import that changes a title raises its version (an open edit form of the 管理后台 is then refused) and
+      // clears the mark of a web edit: the row is what the file says.
+      sql: `UPDATE ${TITLES_TABLE} SET ${TITLE_COLUMNS.slice(1)
         .map((c) => `${c} = ?`)
-        .join(", ")}, search_version = ?, updated_at = ? WHERE id = ?`,
+        .join(", ")}, search_version = ?, updated_at = ?, version = version + 1, edited_at = NULL, edited_by = NULL WHERE id = ?`,
       params: [...TITLE_COLUMNS.slice(1).map((c) => row[c]), SEARCH_VERSION, now, row.id],
     })),
     ...multiInsert(
-      "titles",
+      TITLES_TABLE,
       [...TITLE_COLUMNS, "search_version", "added_at", "updated_at"],
       added.map((row) => [...TITLE_COLUMNS.map((c) => row[c]), SEARCH_VERSION, now, now]),
       "INSERT OR REPLACE",
@@ -204,6 +220,12 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
       ["title_id", "number", "name", "video_file", "duration"],
       written.flatMap((row) => row.episodes.map((e): SqlValue[] => [row.id, e.number, e.name, e.video_file, e.duration])),
     ),
+    ...multiInsert(
+      "title_media",
+      ["number", "title_id"],
+      written.flatMap((row) => row.media.map((n): SqlValue[] => [n, row.id])),
+      "INSERT OR REPLACE",
+    ),
     ...multiInsert("search_chars", ["char", "title_id", "tier"], searchCharRows([...written, ...rekeyed])),
     ...multiInsert("search_pinyin", ["key", "title_id", "tier"], searchPinyinRows([...written, ...rekeyed])),
     ...moves,
@@ -211,7 +233,10 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
   const rekeyedIds = rekeyed.map((r) => r.id);
   for (let i = 0; i < rekeyedIds.length; i += MAX_PARAMS - 1) {
     const chunk = rekeyedIds.slice(i, i + MAX_PARAMS - 1);
-    statements.push({ sql: `UPDATE titles SET search_version = ? WHERE id IN (${chunk.map(() => "?").join(", ")})`, params: [SEARCH_VERSION, ...chunk] });
+    statements.push({
+      sql: `UPDATE ${TITLES_TABLE} SET search_version = ? WHERE id IN (${chunk.map(() => "?").join(", ")})`,
+      params: [SEARCH_VERSION, ...chunk],
+    });
   }
   if (written.length > 0 || removed.length > 0) {
     statements.push({ sql: "DELETE FROM categories", params: [] });
@@ -222,23 +247,63 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
 
 /** Imports `rows` (the whole catalogue, in file order) into `db`. */
 export async function importRows(db: CatalogueDb, rows: readonly TitleRow[], now = Date.now()): Promise<ImportReport> {
-  const existing = await db.rows<ExistingRow>("SELECT id, content_hash, position, title_order, search_version FROM titles");
+  const existing = await db.rows<ExistingRow>(`SELECT id, content_hash, position, title_order, search_version FROM ${TITLES_TABLE}`);
   const { statements, report } = planImport(rows, existing, now);
   await db.run(statements);
   return report;
 }
 
-/** Statements per D1 batch: large enough to be quick, small enough for one request. */
-const BATCH = 400;
+/** The `titles` columns a title's row sets (the 管理后台 writes one title with them). */
+export const TITLE_ROW_COLUMNS: readonly (keyof TitleRow)[] = TITLE_COLUMNS;
 
-/** A CatalogueDb over a D1 binding (the local proxy's, or workerd's in the tests). */
-export function d1CatalogueDb(db: D1Database): CatalogueDb {
-  return {
-    async rows<T>(sql: string) {
-      return (await db.prepare(sql).all<T>()).results;
-    },
-    async run(statements) {
-      for (let i = 0; i < statements.length; i += BATCH) await db.batch(statements.slice(i, i + BATCH).map((s) => db.prepare(s.sql).bind(...s.params)));
-    },
-  };
+/**
+ * The statements that replace the rows depending on `rows`' titles (categories, episodes,
+ * search keys, media numbers): what an import does for a changed title, for one title written by
+ * the 管理后台 (worker/admin/titles.ts).
+ */
+export function dependentRowStatements(rows: readonly TitleRow[]): Statement[] {
+  const ids = rows.map((r) => r.id);
+  return [
+    ...deleteIn("title_categories", "title_id", ids),
+    ...deleteIn("episodes", "title_id", ids),
+    ...deleteIn("search_chars", "title_id", ids),
+    ...deleteIn("search_pinyin", "title_id", ids),
+    ...deleteIn("title_media", "title_id", ids),
+    ...multiInsert(
+      "title_categories",
+      ["category", "title_id"],
+      rows.flatMap((row) => row.categories.map((c): SqlValue[] => [c, row.id])),
+    ),
+    ...multiInsert(
+      "episodes",
+      ["title_id", "number", "name", "video_file", "duration"],
+      rows.flatMap((row) => row.episodes.map((e): SqlValue[] => [row.id, e.number, e.name, e.video_file, e.duration])),
+    ),
+    ...multiInsert(
+      "title_media",
+      ["number", "title_id"],
+      rows.flatMap((row) => row.media.map((n): SqlValue[] => [n, row.id])),
+      "INSERT OR REPLACE",
+    ),
+    ...multiInsert("search_chars", ["char", "title_id", "tier"], searchCharRows(rows)),
+    ...multiInsert("search_pinyin", ["key", "title_id", "tier"], searchPinyinRows(rows)),
+  ];
 }
+
+/** The statements that delete titles and every row depending on them. */
+export function deleteTitleStatements(ids: readonly string[]): Statement[] {
+  return [
+    ...deleteIn("title_categories", "title_id", ids),
+    ...deleteIn("episodes", "title_id", ids),
+    ...deleteIn("search_chars", "title_id", ids),
+    ...deleteIn("search_pinyin", "title_id", ids),
+    ...deleteIn("title_media", "title_id", ids),
+    ...deleteIn(TITLES_TABLE, "id", ids),
+  ];
+}
+
+/** The category names and counts (`categories`), recounted. */
+export const REFRESH_CATEGORIES: readonly Statement[] = [
+  { sql: "DELETE FROM categories", params: [] },
+  { sql: "INSERT INTO categories (name, titles) SELECT category, count(*) FROM title_categories GROUP BY category", params: [] },
+];

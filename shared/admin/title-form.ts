@@ -1,0 +1,143 @@
+/**
+ * 视频管理's edit form (worker/admin/views/Titles.tsx) as a catalogue entry, and back: the form
+ * only gathers the fields; shared/catalogue/schema.ts (validateCatalogue, the rules of
+ * `npm run catalogue -- check`) decides what is valid and words every problem. Pure.
+ */
+import type { CatalogueProblem, TitleEntry } from "../catalogue/schema";
+import { fromLocalInput, shanghaiTime, toLocalInput } from "../catalogue/publication";
+
+/** The form's field names and what an operator reads (问题 are shown as 「标题」 must not be empty). */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  id: "编号",
+  title: "标题",
+  description: "简介",
+  category: "分类",
+  tags: "标签",
+  year: "年份",
+  rating: "评分",
+  duration: "时长",
+  coverImage: "封面文件",
+  videoFile: "视频文件",
+  area: "地区",
+  language: "语言",
+  directors: "导演",
+  actors: "主演",
+  aliases: "别名",
+  status: "更新状态",
+  totalEpisodes: "总集数",
+  episodes: "剧集",
+  state: "发布状态",
+  publishAt: "定时发布时间",
+};
+
+const LIST_SEPARATOR = /[,，、\n]/;
+
+const list = (text: string): string[] =>
+  text
+    .split(LIST_SEPARATOR)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** A number field: absent when empty, the number when it is one, else the text (the schema words the problem). */
+function numberField(text: string): number | string | undefined {
+  const t = text.trim();
+  if (!t) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+/** One episode a line: "12.mp4 | 45:00" or "12.mp4 | 45:00 | 第1期：初次见面". */
+export function episodesFromLines(text: string): Array<Record<string, string>> | undefined {
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (lines.length === 0) return undefined;
+  return lines.map((line) => {
+    const [videoFile = "", duration = "", ...name] = line.split("|").map((p) => p.trim());
+    const joined = name.join("|").trim();
+    return { videoFile, duration, ...(joined ? { name: joined } : {}) };
+  });
+}
+
+export function episodesToLines(entry: Pick<TitleEntry, "episodes">): string {
+  return (entry.episodes ?? []).map((e) => [e.videoFile.replace(/^\//, ""), e.duration, ...(e.name ? [e.name] : [])].join(" | ")).join("\n");
+}
+
+/** The state the form asks for, from its 发布状态 choice and the time of 定时发布. */
+export type FormState = "draft" | "published" | "scheduled" | "unpublished";
+
+/**
+ * The entry the form describes (unvalidated). `get` reads a field ("" when absent). An optional
+ * text left empty is absent; lists are written one per line or separated by commas.
+ */
+export function entryFromForm(get: (name: string) => string): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  const text = (name: string, required = false) => {
+    const value = get(name).trim();
+    if (value || required) entry[name] = value;
+  };
+  text("id", true);
+  text("title", true);
+  entry.description = get("description").trim();
+  entry.category = list(get("category"));
+  entry.tags = list(get("tags"));
+  entry.year = numberField(get("year"));
+  entry.rating = numberField(get("rating"));
+  text("duration", true);
+  text("coverImage", true);
+  text("videoFile", true);
+  for (const name of ["area", "language", "status"]) text(name);
+  for (const name of ["directors", "actors", "aliases"]) {
+    const items = list(get(name));
+    if (items.length > 0) entry[name] = items;
+  }
+  const total = numberField(get("totalEpisodes"));
+  if (total !== undefined) entry.totalEpisodes = total;
+  const episodes = episodesFromLines(get("episodes"));
+  if (episodes) entry.episodes = episodes;
+  const state = get("state") as FormState;
+  if (state === "draft" || state === "unpublished") entry.state = state;
+  else if (state === "scheduled") {
+    const at = fromLocalInput(get("publishAt").trim());
+    entry.publishAt = at === null ? get("publishAt").trim() || "（未填写）" : shanghaiTime(at);
+  } else if (state !== "published" && state) entry.state = state;
+  for (const key of Object.keys(entry)) if (entry[key] === undefined) delete entry[key];
+  return entry;
+}
+
+/** The form's values for an entry (the edit screen), state and time included. */
+export function formOfEntry(entry: TitleEntry, shown: FormState, publishAt: number): Record<string, string> {
+  const join = (items: readonly string[] | undefined) => (items ?? []).join("，");
+  return {
+    id: entry.id,
+    title: entry.title,
+    description: entry.description,
+    category: join(entry.category),
+    tags: join(entry.tags),
+    year: String(entry.year),
+    rating: String(entry.rating),
+    duration: entry.duration,
+    coverImage: entry.coverImage.replace(/^\//, ""),
+    videoFile: entry.videoFile.replace(/^\//, ""),
+    area: entry.area ?? "",
+    language: entry.language ?? "",
+    directors: join(entry.directors),
+    actors: join(entry.actors),
+    aliases: join(entry.aliases),
+    status: entry.status ?? "",
+    totalEpisodes: entry.totalEpisodes === undefined ? "" : String(entry.totalEpisodes),
+    episodes: episodesToLines(entry),
+    state: shown,
+    publishAt: publishAt > 0 ? toLocalInput(publishAt) : "",
+  };
+}
+
+/** A problem as the form shows it: 「标题」（title）must not be empty. */
+export function problemText(problem: CatalogueProblem): string {
+  if (!problem.field) return problem.message;
+  const [head, ...rest] = problem.field.split(".");
+  const label = FIELD_LABELS[head] ?? head;
+  const where = head === "episodes" && rest[0] !== undefined ? `第${Number(rest[0]) + 1}集${rest[1] ? " " + rest[1] : ""}` : rest.join(".");
+  return `「${label}」${where ? `（${where}）` : ""}${problem.field.includes(".") ? "" : `（${head}）`}: ${problem.message}`;
+}

@@ -1,0 +1,350 @@
+/** 视频管理's screens: the list (search, filters, sort, pages, bulk actions), the edit form, and the delete confirmation. */
+import { FIELD_LABELS, type FormState } from "../../../shared/admin/title-form";
+import { SHOWN_STATES, shanghaiTime, STATE_NAMES } from "../../../shared/catalogue/publication";
+import { BULK_NAMES, SORT_NAMES, TITLE_SORTS, type TitleList, type TitleListQuery } from "../titles";
+import { Notice } from "./Layout";
+
+const when = (ms: number) => shanghaiTime(ms).slice(0, 16).replace("T", " ");
+
+function listHref(query: TitleListQuery, page: number): string {
+  const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
+  if (query.state) params.set("state", query.state);
+  if (query.category) params.set("category", query.category);
+  params.set("sort", query.sort);
+  if (page > 1) params.set("page", String(page));
+  return `/admin/titles?${params.toString()}`;
+}
+
+export interface TitlesScreenProps {
+  list: TitleList;
+  ok?: string;
+  error?: string;
+}
+
+export function TitlesScreen({ list, ok, error }: TitlesScreenProps) {
+  const { query } = list;
+  return (
+    <>
+      <div className="heading-row">
+        <h1>视频管理</h1>
+        <a className="button" href="/admin/titles/new">
+          新建视频
+        </a>
+      </div>
+      {ok ? <Notice kind="ok">{ok}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      <form method="get" action="/admin/titles" className="row panel" role="search" aria-label="查找视频">
+        <div className="field grow">
+          <label htmlFor="titles-q">标题、拼音或首字母</label>
+          <input id="titles-q" name="q" type="search" defaultValue={query.q} autoComplete="off" />
+        </div>
+        <div className="field">
+          <label htmlFor="titles-state">状态</label>
+          <select id="titles-state" name="state" defaultValue={query.state}>
+            <option value="">全部</option>
+            {SHOWN_STATES.map((s) => (
+              <option key={s} value={s}>
+                {STATE_NAMES[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="titles-category">分类</label>
+          <select id="titles-category" name="category" defaultValue={query.category}>
+            <option value="">全部</option>
+            {list.categories.map((c) => (
+              <option key={c.name} value={c.name}>
+                {`${c.name}（${c.titles}）`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="titles-sort">排序</label>
+          <select id="titles-sort" name="sort" defaultValue={query.sort}>
+            {TITLE_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_NAMES[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <button type="submit">查找</button>
+        </div>
+      </form>
+      <form method="post" action="/admin/titles/bulk" className="panel" aria-labelledby="titles-found">
+        <h2 id="titles-found">{`共 ${list.total} 个视频${list.pages > 1 ? `，第 ${query.page}/${list.pages} 页` : ""}`}</h2>
+        <div className="row bulk">
+          <div className="field">
+            <label htmlFor="bulk-action">对选中的视频</label>
+            <select id="bulk-action" name="action" defaultValue="publish">
+              {Object.entries(BULK_NAMES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="bulk-category">新分类（修改分类时）</label>
+            <input id="bulk-category" name="category" list="bulk-categories" autoComplete="off" />
+            <datalist id="bulk-categories">
+              {list.categories.map((c) => (
+                <option key={c.name} value={c.name} />
+              ))}
+            </datalist>
+          </div>
+          <input type="hidden" name="back" value={listHref(query, query.page)} />
+          <div className="field">
+            <button type="submit">执行</button>
+          </div>
+        </div>
+        <div className="table-wrap">
+          <table className="titles">
+            <thead>
+              <tr>
+                <th scope="col" className="nowrap">
+                  <span className="visually-hidden">选择</span>
+                </th>
+                <th scope="col">标题</th>
+                <th scope="col" className="nowrap">
+                  状态
+                </th>
+                <th scope="col" className="wide-only">
+                  分类
+                </th>
+                <th scope="col" className="nowrap wide-only">
+                  最近修改
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.items.map((t) => (
+                <tr key={t.id}>
+                  <td>
+                    <input type="checkbox" name="id" value={t.id} aria-label={`选择 ${t.title}`} />
+                  </td>
+                  <td>
+                    <a href={`/admin/titles/${t.id}`}>{t.title}</a>
+                    <span className="muted id">{` ${t.id} · ${t.year}`}</span>
+                  </td>
+                  <td className="nowrap">
+                    <span className={`state state-${t.state}`}>{STATE_NAMES[t.state]}</span>
+                    {t.state === "scheduled" ? <span className="muted block">{when(t.publishAt)}</span> : null}
+                  </td>
+                  <td className="wide-only">{t.categories.join("、")}</td>
+                  <td className="nowrap wide-only">{when(t.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {list.items.length === 0 ? <p className="muted">没有符合条件的视频。</p> : null}
+      </form>
+      {list.pages > 1 ? (
+        <nav className="pager" aria-label="分页">
+          {query.page > 1 ? <a href={listHref(query, query.page - 1)}>上一页</a> : null}
+          <span>{`${query.page} / ${list.pages}`}</span>
+          {query.page < list.pages ? <a href={listHref(query, query.page + 1)}>下一页</a> : null}
+        </nav>
+      ) : null}
+    </>
+  );
+}
+
+export interface TitleEditProps {
+  /** null: a new title. */
+  id: string | null;
+  values: Record<string, string>;
+  version: number | null;
+  problems?: string[];
+  error?: string;
+  ok?: string;
+  /** Shown under the heading: who edited last, when. */
+  meta?: string;
+  cover?: string;
+}
+
+function Text({
+  name,
+  values,
+  hint,
+  type = "text",
+  required = false,
+}: {
+  name: string;
+  values: Record<string, string>;
+  hint?: string;
+  type?: string;
+  required?: boolean;
+}) {
+  const id = `field-${name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{FIELD_LABELS[name]}</label>
+      <input id={id} name={name} type={type} defaultValue={values[name] ?? ""} required={required} aria-describedby={hint ? `${id}-hint` : undefined} />
+      {hint ? (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+function Area({ name, values, hint, rows = 3 }: { name: string; values: Record<string, string>; hint?: string; rows?: number }) {
+  const id = `field-${name}`;
+  return (
+    <div className="field wide">
+      <label htmlFor={id}>{FIELD_LABELS[name]}</label>
+      <textarea id={id} name={name} rows={rows} defaultValue={values[name] ?? ""} aria-describedby={hint ? `${id}-hint` : undefined} />
+      {hint ? (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+const STATE_CHOICES: ReadonlyArray<{ value: FormState; label: string }> = [
+  { value: "draft", label: "草稿（不公开）" },
+  { value: "published", label: "已发布（立即公开）" },
+  { value: "scheduled", label: "定时发布（北京时间）" },
+  { value: "unpublished", label: "已下架" },
+];
+
+export function TitleEditScreen({ id, values, version, problems, error, ok, meta, cover }: TitleEditProps) {
+  const action = id ? `/admin/titles/${id}` : "/admin/titles/new";
+  return (
+    <>
+      <p>
+        <a href="/admin/titles">← 视频管理</a>
+      </p>
+      <h1>{id ? `编辑：${values.title || id}` : "新建视频"}</h1>
+      {meta ? <p className="muted">{meta}</p> : null}
+      {ok ? <Notice kind="ok">{ok}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {problems && problems.length > 0 ? (
+        <ul className="problems" aria-label="需要修改的地方">
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : null}
+      <form method="post" action={action} className="panel edit-form">
+        {version !== null ? <input type="hidden" name="version" value={version} /> : null}
+        <fieldset>
+          <legend>发布状态</legend>
+          <div className="choices">
+            {STATE_CHOICES.map((c) => (
+              <label key={c.value} className="choice">
+                <input type="radio" name="state" value={c.value} defaultChecked={(values.state || "draft") === c.value} />
+                {c.label}
+              </label>
+            ))}
+          </div>
+          <Text name="publishAt" values={values} type="datetime-local" hint="定时发布时填写；到时间后自动公开，无需部署。" />
+        </fieldset>
+        <fieldset>
+          <legend>基本信息</legend>
+          <div className="grid">
+            {id ? (
+              <div className="field">
+                <span className="label">编号</span>
+                <span className="readonly">{id}</span>
+                <input type="hidden" name="id" value={id} />
+              </div>
+            ) : (
+              <Text name="id" values={values} hint="video_ 加 3–7 位数字，例如 video_051" required />
+            )}
+            <Text name="title" values={values} required />
+            <Text name="year" values={values} type="number" required />
+            <Text name="rating" values={values} hint="0–10，最多一位小数" required />
+            <Text name="duration" values={values} hint="02:08:40 或 45:00" required />
+            <Text name="area" values={values} />
+            <Text name="language" values={values} />
+            <Text name="status" values={values} hint="卡片上显示，例如 更新至12集" />
+          </div>
+          <Area name="description" values={values} rows={4} />
+          <Text name="category" values={values} hint="用逗号分隔，例如 电影，剧情" required />
+          <Text name="tags" values={values} hint="用逗号分隔" />
+          <Text name="directors" values={values} hint="用逗号分隔" />
+          <Text name="actors" values={values} hint="用逗号分隔" />
+          <Text name="aliases" values={values} hint="用逗号分隔" />
+        </fieldset>
+        <fieldset>
+          <legend>媒体</legend>
+          <div className="grid">
+            <Text name="videoFile" values={values} hint="例如 12.mp4" required />
+            <Text name="coverImage" values={values} hint="与视频同号，例如 12.webp" required />
+            <Text name="totalEpisodes" values={values} type="number" hint="计划总集数（多于已有集数时）" />
+          </div>
+          <Area
+            name="episodes"
+            values={values}
+            rows={6}
+            hint="每行一集，按顺序：视频文件 | 时长 | 名称（可省略），例如 12.mp4 | 45:00 | 第1期：初次见面。第1集必须是上面的视频文件。增加、删除或调整行的顺序即可增删和排序剧集；电影留空。"
+          />
+        </fieldset>
+        <div className="row">
+          <button type="submit">{id ? "保存" : "创建"}</button>
+        </div>
+      </form>
+      {id ? (
+        <section className="panel" aria-labelledby="cover-title">
+          <h2 id="cover-title">封面</h2>
+          {cover ? <img className="cover-preview" src={cover} alt={`${values.title} 的封面`} width={320} height={180} /> : null}
+          <div className="field" data-cover-upload={id}>
+            <label htmlFor="cover-file">上传新封面（JPG、PNG 或 WebP；在浏览器中裁切为 16:9、缩放为 640×360 并转换为 WebP）</label>
+            <input id="cover-file" type="file" accept="image/*" />
+            <p className="muted" role="status" data-cover-status="">
+              需要启用 JavaScript。
+            </p>
+          </div>
+        </section>
+      ) : null}
+      {id ? (
+        <form method="post" action={`/admin/titles/${id}/delete`} className="panel danger" data-confirm={`确定删除「${values.title}」吗？此操作不能撤销。`}>
+          <h2>删除</h2>
+          <input type="hidden" name="confirmed" value="" />
+          <p className="muted">删除后所有页面、搜索和应用中都不再有这个视频；导入旧的目录文件也不会恢复它。</p>
+          <button type="submit" className="secondary">
+            删除这个视频
+          </button>
+        </form>
+      ) : null}
+    </>
+  );
+}
+
+export function ConfirmDeleteScreen({ titles, back }: { titles: Array<{ id: string; title: string }>; back: string }) {
+  return (
+    <section className="panel narrow" aria-labelledby="confirm-title">
+      <h1 id="confirm-title">确认删除</h1>
+      <p>{`将删除以下 ${titles.length} 个视频，此操作不能撤销：`}</p>
+      <ul>
+        {titles.map((t) => (
+          <li key={t.id}>{`${t.title}（${t.id}）`}</li>
+        ))}
+      </ul>
+      <form method="post" action="/admin/titles/bulk">
+        <input type="hidden" name="action" value="delete" />
+        <input type="hidden" name="confirmed" value="yes" />
+        <input type="hidden" name="back" value={back} />
+        {titles.map((t) => (
+          <input key={t.id} type="hidden" name="id" value={t.id} />
+        ))}
+        <div className="row">
+          <button type="submit">确认删除</button>
+          <a className="button secondary" href={back}>
+            取消
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+}
