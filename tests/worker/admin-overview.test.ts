@@ -8,6 +8,7 @@ import { utcDay } from "../../shared/ranking";
 import { forgetMediaFigures } from "../../worker/admin/overview";
 import { call, callRead, signUp, uniqueIp } from "./helpers/visitor";
 import { enrolledHolder, type RoleHolder } from "./helpers/admin";
+import { flushPlays } from "./helpers/plays";
 
 interface Windows {
   today: number;
@@ -40,6 +41,7 @@ async function overview(jar = admin.jar): Promise<Overview> {
 describe("概览", () => {
   it("each figure moves with the real data behind it", async () => {
     forgetMediaFigures();
+    await flushPlays();
     const before = await overview();
     expect(before.plays.series).toHaveLength(30);
     expect(before.plays.series.at(-1)?.day).toBe(utcDay(Date.now()));
@@ -47,6 +49,8 @@ describe("概览", () => {
 
     const play = await call("POST", "/api/plays/video_007", { ip: uniqueIp(), headers: { "User-Agent": "Mozilla/5.0 Chrome/140.0" } });
     expect(await play.json()).toEqual({ counted: true });
+    // Plays reach D1 when their shard flushes (worker/plays/shard.ts); the 概览 reads D1.
+    await flushPlays();
     const poster = await signUp("overview-poster");
     const posted = await call("POST", "/api/danmaku/v3/", {
       jar: poster.jar,
