@@ -141,6 +141,30 @@ function searchPinyinRows(rows: readonly TitleRow[]): SqlValue[][] {
   return rows.flatMap((row) => row.search_pinyin_keys.map(([key, tier]): SqlValue[] => [key, row.id, tier]));
 }
 
+/** The rows hanging off `rows`' titles (categories, episodes, media numbers), and the search keys of `searched`. */
+function dependentInserts(rows: readonly TitleRow[], searched: readonly TitleRow[] = rows): Statement[] {
+  return [
+    ...multiInsert(
+      "title_categories",
+      ["category", "title_id"],
+      rows.flatMap((row) => row.categories.map((c): SqlValue[] => [c, row.id])),
+    ),
+    ...multiInsert(
+      "episodes",
+      ["title_id", "number", "name", "video_file", "duration"],
+      rows.flatMap((row) => row.episodes.map((e): SqlValue[] => [row.id, e.number, e.name, e.video_file, e.duration])),
+    ),
+    ...multiInsert(
+      "title_media",
+      ["number", "title_id"],
+      rows.flatMap((row) => row.media.map((n): SqlValue[] => [n, row.id])),
+      "INSERT OR REPLACE",
+    ),
+    ...multiInsert("search_chars", ["char", "title_id", "tier"], searchCharRows(searched)),
+    ...multiInsert("search_pinyin", ["key", "title_id", "tier"], searchPinyinRows(searched)),
+  ];
+}
+
 interface ExistingRow {
   id: string;
   content_hash: string;
@@ -210,24 +234,7 @@ export function planImport(rows: readonly TitleRow[], existing: readonly Existin
       added.map((row) => [...TITLE_COLUMNS.map((c) => row[c]), SEARCH_VERSION, now, now]),
       "INSERT OR REPLACE",
     ),
-    ...multiInsert(
-      "title_categories",
-      ["category", "title_id"],
-      written.flatMap((row) => row.categories.map((c): SqlValue[] => [c, row.id])),
-    ),
-    ...multiInsert(
-      "episodes",
-      ["title_id", "number", "name", "video_file", "duration"],
-      written.flatMap((row) => row.episodes.map((e): SqlValue[] => [row.id, e.number, e.name, e.video_file, e.duration])),
-    ),
-    ...multiInsert(
-      "title_media",
-      ["number", "title_id"],
-      written.flatMap((row) => row.media.map((n): SqlValue[] => [n, row.id])),
-      "INSERT OR REPLACE",
-    ),
-    ...multiInsert("search_chars", ["char", "title_id", "tier"], searchCharRows([...written, ...rekeyed])),
-    ...multiInsert("search_pinyin", ["key", "title_id", "tier"], searchPinyinRows([...written, ...rekeyed])),
+    ...dependentInserts(written, [...written, ...rekeyed]),
     ...moves,
   ];
   const rekeyedIds = rekeyed.map((r) => r.id);
@@ -269,24 +276,7 @@ export function dependentRowStatements(rows: readonly TitleRow[]): Statement[] {
     ...deleteIn("search_chars", "title_id", ids),
     ...deleteIn("search_pinyin", "title_id", ids),
     ...deleteIn("title_media", "title_id", ids),
-    ...multiInsert(
-      "title_categories",
-      ["category", "title_id"],
-      rows.flatMap((row) => row.categories.map((c): SqlValue[] => [c, row.id])),
-    ),
-    ...multiInsert(
-      "episodes",
-      ["title_id", "number", "name", "video_file", "duration"],
-      rows.flatMap((row) => row.episodes.map((e): SqlValue[] => [row.id, e.number, e.name, e.video_file, e.duration])),
-    ),
-    ...multiInsert(
-      "title_media",
-      ["number", "title_id"],
-      rows.flatMap((row) => row.media.map((n): SqlValue[] => [n, row.id])),
-      "INSERT OR REPLACE",
-    ),
-    ...multiInsert("search_chars", ["char", "title_id", "tier"], searchCharRows(rows)),
-    ...multiInsert("search_pinyin", ["key", "title_id", "tier"], searchPinyinRows(rows)),
+    ...dependentInserts(rows),
   ];
 }
 

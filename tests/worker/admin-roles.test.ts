@@ -5,17 +5,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, callRead, signUp, uniqueEmail } from "./helpers/visitor";
+import type { AuditRecord } from "../../worker/admin/audit";
 import { enrolledHolder, post, SAME_SITE, type RoleHolder } from "./helpers/admin";
 
-interface Entry {
-  id: number;
-  at: number;
-  actorEmail: string;
-  action: string;
-  target: string;
-  before: unknown;
-  after: unknown;
-}
+/** An 操作日志 entry as GET /api/admin/audit answers it. */
+type Entry = AuditRecord;
 
 let admin: RoleHolder;
 
