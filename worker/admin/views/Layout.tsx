@@ -79,3 +79,40 @@ export function Notice({ kind, children }: { kind: "ok" | "error"; children: Rea
     </p>
   );
 }
+
+/** One choice of a `SelectField`. */
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+/** A labelled <select> of an admin form; `any` puts 全部 (the empty value) first. */
+export function SelectField({
+  id,
+  name,
+  label,
+  choices,
+  value,
+  any = false,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  choices: readonly Choice[];
+  value: string;
+  any?: boolean;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={value}>
+        {any ? <option value="">全部</option> : null}
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -2,7 +2,7 @@
 import { ROLE_NAMES } from "../../../shared/admin/roles";
 import type { RoleAccount } from "../../../shared/admin/account-roles";
 import type { AuditRecord } from "../audit";
-import { Notice } from "./Layout";
+import { Notice, SelectField } from "./Layout";
 
 export function ForbiddenScreen({ signedInAs }: { signedInAs: string | null }) {
   return (
@@ -143,17 +143,14 @@ export function AuditScreen({ entries, query, more }: { entries: AuditRecord[]; 
           <label htmlFor="audit-actor">操作人邮箱</label>
           <input id="audit-actor" name="actor" type="email" defaultValue={query.actor} />
         </div>
-        <div className="field">
-          <label htmlFor="audit-action">操作</label>
-          <select id="audit-action" name="action" defaultValue={query.action}>
-            <option value="">全部</option>
-            {Object.entries(ACTION_NAMES).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="audit-action"
+          name="action"
+          label="操作"
+          value={query.action}
+          any
+          choices={Object.entries(ACTION_NAMES).map(([value, label]) => ({ value, label }))}
+        />
         <div className="field">
           <label htmlFor="audit-target">对象</label>
           <input id="audit-target" name="target" type="text" defaultValue={query.target} placeholder="邮箱、站点设置…" />

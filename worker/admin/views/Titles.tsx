@@ -2,7 +2,7 @@
 import { FIELD_LABELS, type FormState } from "../../../shared/admin/title-form";
 import { SHOWN_STATES, shanghaiTime, STATE_NAMES } from "../../../shared/catalogue/publication";
 import { BULK_NAMES, SORT_NAMES, TITLE_SORTS, type TitleList, type TitleListQuery } from "../titles";
-import { Notice } from "./Layout";
+import { Notice, SelectField } from "./Layout";
 
 const when = (ms: number) => shanghaiTime(ms).slice(0, 16).replace("T", " ");
 
@@ -39,38 +39,23 @@ export function TitlesScreen({ list, ok, error }: TitlesScreenProps) {
           <label htmlFor="titles-q">标题、拼音或首字母</label>
           <input id="titles-q" name="q" type="search" defaultValue={query.q} autoComplete="off" />
         </div>
-        <div className="field">
-          <label htmlFor="titles-state">状态</label>
-          <select id="titles-state" name="state" defaultValue={query.state}>
-            <option value="">全部</option>
-            {SHOWN_STATES.map((s) => (
-              <option key={s} value={s}>
-                {STATE_NAMES[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="titles-category">分类</label>
-          <select id="titles-category" name="category" defaultValue={query.category}>
-            <option value="">全部</option>
-            {list.categories.map((c) => (
-              <option key={c.name} value={c.name}>
-                {`${c.name}（${c.titles}）`}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="titles-sort">排序</label>
-          <select id="titles-sort" name="sort" defaultValue={query.sort}>
-            {TITLE_SORTS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_NAMES[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="titles-state"
+          name="state"
+          label="状态"
+          value={query.state}
+          any
+          choices={SHOWN_STATES.map((s) => ({ value: s, label: STATE_NAMES[s] }))}
+        />
+        <SelectField
+          id="titles-category"
+          name="category"
+          label="分类"
+          value={query.category}
+          any
+          choices={list.categories.map((c) => ({ value: c.name, label: `${c.name}（${c.titles}）` }))}
+        />
+        <SelectField id="titles-sort" name="sort" label="排序" value={query.sort} choices={TITLE_SORTS.map((s) => ({ value: s, label: SORT_NAMES[s] }))} />
         <div className="field">
           <button type="submit">查找</button>
         </div>
@@ -78,16 +63,13 @@ export function TitlesScreen({ list, ok, error }: TitlesScreenProps) {
       <form method="post" action="/admin/titles/bulk" className="panel" aria-labelledby="titles-found">
         <h2 id="titles-found">{`共 ${list.total} 个视频${list.pages > 1 ? `，第 ${query.page}/${list.pages} 页` : ""}`}</h2>
         <div className="row bulk">
-          <div className="field">
-            <label htmlFor="bulk-action">对选中的视频</label>
-            <select id="bulk-action" name="action" defaultValue="publish">
-              {Object.entries(BULK_NAMES).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="bulk-action"
+            name="action"
+            label="对选中的视频"
+            value="publish"
+            choices={Object.entries(BULK_NAMES).map(([value, label]) => ({ value, label }))}
+          />
           <div className="field">
             <label htmlFor="bulk-category">新分类（修改分类时）</label>
             <input id="bulk-category" name="category" list="bulk-categories" autoComplete="off" />
