@@ -38,6 +38,8 @@ async function compileOne(root: string, source: string): Promise<{ script: Inlin
     platform: "browser",
     target: "es2022",
     legalComments: "none",
+    // The page is UTF-8: Chinese labels as they are, not six-byte \u escapes.
+    charset: "utf8",
     metafile: true,
     logLevel: "silent",
     // Not the project's tsconfig: its strict mode would add a "use strict" the script does not need.

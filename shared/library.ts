@@ -1,5 +1,5 @@
 import { isTitleId } from "./catalogue/title-ids";
-import { parseQuality, type QualityChoice } from "./stored-prefs";
+import { DEFAULT_VOLUME, parseQuality, parseVolume, type QualityChoice } from "./stored-prefs";
 
 /**
  * The visitor's library (favourites and watch history with resume positions)
@@ -54,7 +54,7 @@ export interface PlayerPrefs {
   subtitles: boolean;
 }
 
-export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false });
+export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: DEFAULT_VOLUME, muted: false, rate: 1, quality: "auto", subtitles: false });
 
 export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] });
 
@@ -199,7 +199,7 @@ export function nearestRate(rate: number): number {
 export function parsePrefs(raw: unknown): PlayerPrefs {
   const o = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
   return {
-    volume: isNumber(o.volume) ? Math.min(1, Math.max(0, o.volume)) : DEFAULT_PREFS.volume,
+    volume: parseVolume(o.volume),
     muted: typeof o.muted === "boolean" ? o.muted : DEFAULT_PREFS.muted,
     rate: isNumber(o.rate) && o.rate > 0 ? nearestRate(o.rate) : DEFAULT_PREFS.rate,
     quality: parseQuality(o.quality),

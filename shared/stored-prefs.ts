@@ -18,3 +18,11 @@ export type QualityChoice = "auto" | number;
 export function parseQuality(raw: unknown): QualityChoice {
   return typeof raw === "number" && Number.isInteger(raw) && raw >= 144 && raw <= 4320 ? raw : "auto";
 }
+
+/** The player's volume when the visitor has not chosen one. */
+export const DEFAULT_VOLUME = 0.8;
+
+/** A stored volume (0–1), or DEFAULT_VOLUME when there is none or it is not a volume. */
+export function parseVolume(raw: unknown): number {
+  return typeof raw === "number" && Number.isFinite(raw) ? Math.min(1, Math.max(0, raw)) : DEFAULT_VOLUME;
+}

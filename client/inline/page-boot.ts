@@ -12,6 +12,9 @@
  *   touch, click or key, or HLS_SCRIPTS_WAIT_MAX_MS (a <source> error does not count there: the
  *   server's HLS <source> is one the browser cannot play, or one the head script took the src off);
  * - elsewhere it adds the entry at once.
+ * Before all that it installs the early controls (early-controls.ts): from here until the player
+ * has hydrated, the server's controls answer the viewer on the server's <video>. (Here, at the end
+ * of the body, rather than in the head: the head's bytes come before the stylesheet's request.)
  * The hls.js path's files (hls.js, the player island, the early start) are read from
  * `window.__ASSETS__` (the DocumentAssets the same inline script sets just before), not written
  * out here: what the script names is what every browser fetches before it hydrates
@@ -26,10 +29,12 @@ import {
   type BootScriptFiles,
 } from "../../shared/playback/engine-choice";
 import { addModule, preload } from "./dom";
+import { installEarlyControls } from "./early-controls";
 
 /** Written in by the server: the entry module(s), and the route's chunks. */
 declare const PAGE_FILES: BootScriptFiles;
 
+installEarlyControls();
 const [scripts, preloads] = PAGE_FILES;
 const flags = window as unknown as Record<string, unknown>;
 const videoFirst = flags[VIDEO_FIRST_FLAG] === true;

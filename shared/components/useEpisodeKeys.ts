@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { isTypingTarget } from "../player/usePlayerKeyboard";
+import { isTypingTarget } from "../player/shortcuts";
 
 export type EpisodeKey = "previous" | "next";
 

@@ -1,5 +1,5 @@
 import type { CSSProperties } from "react";
-import { formatTime } from "../format";
+import { clockText, fullscreenLabel, muteLabel, playLabel, withKey } from "../playback/control-labels";
 import { PLAYBACK_RATES, type QualityChoice } from "../library";
 import type { StoryboardCue } from "../stream/storyboard";
 import { Icon } from "./icons";
@@ -57,21 +57,23 @@ export function PlayerControls(p: PlayerControlsProps) {
         <button
           type="button"
           className="player-button"
-          aria-label={p.playing ? "暂停" : "播放"}
-          title={p.playing ? "暂停 (K)" : "播放 (K)"}
+          data-act="play"
+          aria-label={playLabel(p.playing)}
+          title={withKey(playLabel(p.playing), "K")}
           onClick={p.onTogglePlay}
         >
           <Icon name={p.playing ? "pause" : "play"} />
         </button>
-        <button type="button" className="player-button player-restart" aria-label="重新播放" title="重新播放" onClick={p.onRestart}>
+        <button type="button" className="player-button player-restart" data-act="restart" aria-label="重新播放" title="重新播放" onClick={p.onRestart}>
           <Icon name="restart" />
         </button>
         <div className="player-volume">
           <button
             type="button"
             className="player-button"
-            aria-label={p.muted ? "取消静音" : "静音"}
-            title={p.muted ? "取消静音 (M)" : "静音 (M)"}
+            data-act="mute"
+            aria-label={muteLabel(p.muted)}
+            title={withKey(muteLabel(p.muted), "M")}
             onClick={p.onToggleMute}
           >
             <Icon name={p.muted || p.volume === 0 ? "muted" : "volume"} />
@@ -89,7 +91,10 @@ export function PlayerControls(p: PlayerControlsProps) {
             onChange={(e) => p.onVolume(Number(e.currentTarget.value))}
           />
         </div>
-        <span className="player-time">{`${formatTime(p.time)} / ${formatTime(p.duration)}`}</span>
+        {/* The early controls keep this clock before the player hydrates (client/inline/early-controls.ts). */}
+        <span className="player-time" suppressHydrationWarning>
+          {clockText(p.time, p.duration)}
+        </span>
         <span className="player-spacer" />
         <MenuButton
           className="player-speed"
@@ -130,8 +135,9 @@ export function PlayerControls(p: PlayerControlsProps) {
         <button
           type="button"
           className="player-button"
-          aria-label={p.fullscreen ? "退出全屏" : "全屏"}
-          title={p.fullscreen ? "退出全屏 (F)" : "全屏 (F)"}
+          data-act="fullscreen"
+          aria-label={fullscreenLabel(p.fullscreen)}
+          title={withKey(fullscreenLabel(p.fullscreen), "F")}
           onClick={p.onToggleFullscreen}
         >
           <Icon name={p.fullscreen ? "exitFullscreen" : "fullscreen"} />

@@ -1,6 +1,7 @@
 import { lazy, memo, Suspense, useEffect } from "react";
 import type { Video } from "../catalogue/types";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
+import { earlyInput } from "./early-input";
 import { holdUntilIslandHydrates } from "./island-hydration";
 import { episodeMedia } from "../episodes";
 import { masterPlaylistPath, mediaNumberOf, subtitlesPath } from "../stream/contract";
@@ -39,9 +40,15 @@ if (inBrowser && pageEngine() === "hlsjs") void loadHls();
 // one reaching the boundary while its chunk loads would replace the server's <video> (island-hydration.ts).
 const releaseHydrationHold = inBrowser ? holdUntilIslandHydrates() : () => {};
 
-/** Rendered with the player inside its boundary: its effect runs once the player has hydrated. */
+/**
+ * Rendered with the player inside its boundary: its effect runs once the player has hydrated. Where
+ * that is the fallback (PlayerUnavailable), the early controls hand over to the browser's own.
+ */
 function PlayerMounted() {
-  useEffect(releaseHydrationHold, []);
+  useEffect(() => {
+    releaseHydrationHold();
+    earlyInput()?.handOver();
+  }, []);
   return null;
 }
 

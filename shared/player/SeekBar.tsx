@@ -1,5 +1,6 @@
 import { useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent } from "react";
 import { formatTime } from "../format";
+import { clockText } from "../playback/control-labels";
 import type { StoryboardCue } from "../stream/storyboard";
 
 export interface SeekBarProps {
@@ -84,7 +85,7 @@ export function SeekBar({ time, duration, onSeek, onPreviewWanted, cueAt }: Seek
         // the grid); the arrow keys still move by 1 % of the range.
         step="any"
         value={Math.min(time, duration || 0)}
-        aria-valuetext={`${formatTime(time)} / ${formatTime(duration)}`}
+        aria-valuetext={clockText(time, duration)}
         style={{ "--fill": `${percent}%` } as CSSProperties}
         onChange={(e) => onSeek(Number(e.currentTarget.value))}
       />

@@ -10,6 +10,7 @@ import { PlayerControls } from "./PlayerControls";
 import { BigPlay, GestureHintView, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
 import { HLS_MIME, initialSource } from "../playback/engine-choice";
 import { DanmakuMount } from "./danmaku/DanmakuMount";
+import { earlyInput, type EarlyDecisions } from "./early-input";
 import { useAutoHideControls } from "./useAutoHideControls";
 import { useFullscreen } from "./useFullscreen";
 import { usePlaybackFailure } from "./usePlaybackFailure";
@@ -62,7 +63,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const [prefsApplied, setPrefsApplied] = useState(false);
   const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true));
   usePlayBeacon(videoRef, video.id);
-  const { lib } = memory;
+  const { lib, dismissResume } = memory;
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
   const stream = useStream(videoRef, master, videoFile, lib.ready ? lib.prefs.quality : null);
   const storyboard = useStoryboard(storyboardPath(n));
@@ -99,12 +100,24 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
     runShortcut(command, videoRef.current as HTMLVideoElement, { ...cmd, toggleSubtitles, toggleFullscreen: fullscreen.toggle });
   });
 
+  // The player takes over from the early controls (what the viewer did on the server's <video>
+  // before hydration); declared before the start below, so it has run by then.
+  const early = useRef<EarlyDecisions | null>(null);
+  useEffect(() => {
+    early.current = earlyInput()?.handOver() ?? null;
+  }, []);
+
   const started = useRef(false);
   useEffect(() => {
     if (!prefsApplied || !stream.attached || started.current || isHandled()) return;
     started.current = true;
+    // A choice the viewer made before hydration stands over the stored preferences and the autoplay.
+    const { sound, seeked, paused } = early.current ?? {};
+    if (sound) cmd.setVolume(sound.volume, sound.muted);
+    if (seeked) dismissResume();
+    if (paused) return;
     void cmd.start();
-  }, [prefsApplied, stream.attached, cmd, isHandled]);
+  }, [prefsApplied, stream.attached, cmd, isHandled, dismissResume]);
 
   // Once mounted: catch up with what the element did before hydration.
   useEffect(() => {

@@ -24,6 +24,8 @@ export function useFullscreen(boxRef: RefObject<HTMLElement | null>, videoRef: R
       if (on) orientation.lock?.("landscape").catch(() => {});
       else orientation.unlock?.();
     };
+    // The early controls may have entered fullscreen before the player hydrated.
+    if (document.fullscreenElement === boxRef.current) setFullscreen(true);
     document.addEventListener("fullscreenchange", onChange);
     return () => document.removeEventListener("fullscreenchange", onChange);
   }, [boxRef]);

@@ -45,6 +45,7 @@ function browser(
   const document = {
     createElement: (tag: string) => (tag === "video" ? { canPlayType: (type: string) => (type === HLS_MIME && caps.nativeHls ? "maybe" : "") } : { tag }),
     head: { appendChild: (el: Added) => added.push(el) },
+    documentElement: { dataset: {} },
     querySelector: (selector: string) => (selector === "video" ? video : null),
     addEventListener: (type: string, fn: (event: { type: string; target: Target }) => void, options?: { capture?: boolean }) => {
       // Media events do not bubble: only a capturing listener on the document sees them.
@@ -55,6 +56,8 @@ function browser(
   const window: Record<string, unknown> = {
     // What the same inline script sets before the boot script (worker/ssr.tsx).
     __ASSETS__: PAGE,
+    // The early controls' listeners (tests/e2e/early-input.test.ts drives them in Chromium).
+    addEventListener: () => {},
     ...(caps.managed ? { ManagedMediaSource: function ManagedMediaSource() {} } : caps.mse ? { MediaSource: function MediaSource() {} } : {}),
   };
   const setTimeout = (fn: () => void, ms: number) => timers.push({ fn, ms });
