@@ -22,7 +22,8 @@ export function scriptsBeforeHydration(html) {
  * @returns {Array<{ nonce: string, body: string }>}
  */
 export function inlineScripts(html) {
-  return [...html.matchAll(/<script nonce="([^"]*)"[^>]*>([^<]*)<\/script>/g)].map((m) => ({ nonce: m[1], body: m[2] }));
+  // A minified script may hold a "<" (a comparison); it never holds "</script".
+  return [...html.matchAll(/<script nonce="([^"]*)"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => ({ nonce: m[1], body: m[2] }));
 }
 
 /**
@@ -33,5 +34,7 @@ export function inlineScripts(html) {
  */
 export function bootScriptOf(body) {
   if (!body.includes('createElement("script")')) return null;
-  return body.slice(body.lastIndexOf("(()=>{"));
+  // The boot script is the function after the assets (its own code has functions of this shape too).
+  const assets = body.indexOf("window.__ASSETS__=");
+  return body.slice(body.indexOf("(()=>{", assets < 0 ? 0 : assets));
 }

@@ -9,6 +9,7 @@ import { configOf, configResultOf } from "./config";
 import { danmakuApi } from "./danmaku/api";
 import { requestLimits } from "./limits";
 import { isLocalHost } from "./local-host";
+import { onAppError } from "./fault-answers";
 import { devMailbox } from "./mail/dev-mailbox";
 import { serveMediaCached } from "./media/cached";
 import { catalogueApi } from "./catalogue/api";
@@ -22,6 +23,8 @@ import { streamRoutes } from "./stream/index";
 import { uploadApi } from "./upload/api";
 
 const app = new Hono<AppEnv>();
+// A storage fault anywhere is a 503 with Retry-After, a bug a 500: in the route's format, never cached (worker/fault-answers.ts).
+app.onError(onAppError);
 
 app.use("*", requestLimits);
 app.use("*", except("/stream/*", securityHeaders));

@@ -1,6 +1,7 @@
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
 import { contentTag } from "./content-version";
+import { isStorageFault } from "./fault-answers";
 import { answerCache } from "./http/edge-cache";
 import { routeAt } from "../shared/routes/route-at";
 import { settingsKey, siteSettings } from "./site-settings";
@@ -60,41 +61,74 @@ export function isCacheablePage(c: AppContext): boolean {
 }
 
 /**
+ * How long the last good copy of an anonymous page is kept for the days storage fails (the
+ * fresh copy's key names the settings and content versions, which come from D1).
+ */
+export const STALE_HTML_SECONDS = 24 * 60 * 60;
+
+/** The key of a page's last good copy: the build's, without the D1 versions. */
+export function staleCacheKey(requestUrl: string): Request {
+  return new Request(pageCacheKeyUrl(requestUrl, BUILD_ID, "stale"), { method: "GET" });
+}
+
+/** A stored copy with this request's nonce: the copy carries the nonce of the request that rendered it, and the CSP stays one-use. */
+function withThisNonce(c: AppContext, stored: Response, state: "HIT" | "STALE"): Response {
+  const nonce = c.get("secureHeadersNonce");
+  const fresh = nonce ? new HTMLRewriter().on("script[nonce]", { element: (el) => void el.setAttribute("nonce", nonce) }).transform(stored) : stored;
+  const res = new Response(fresh.body, fresh);
+  res.headers.set("X-Cache", state);
+  // A stale copy stands in while storage fails: no cache after the edge keeps it.
+  if (state === "STALE") res.headers.set("Cache-Control", "no-store");
+  return res;
+}
+
+/**
  * Serves an anonymous page from the Workers cache, or renders it and stores a copy — only 200
  * answers that set no cookie and are public: not-found pages are rendered each time, so any
- * number of made-up paths cannot fill the cache.
+ * number of made-up paths cannot fill the cache. Each copy is also kept as the page's last good
+ * copy (STALE_HTML_SECONDS), served when storage fails (D1 erring or hanging: the versions in the
+ * key cannot be read, or the render answers 5xx) instead of the error page.
  */
 export async function withPageCache(c: AppContext, render: () => Promise<Response>): Promise<Response> {
   const cache = answerCache(c.env);
   if (!cache || !isCacheablePage(c)) return render();
   // The build's entry file name is part of the key: after a deploy no page points at old assets.
-  const key = await pageCacheKey(c.req.url, c.env.DB, await settingsKey(c));
+  let key: Request | null = null;
   try {
-    const hit = await cache.match(key);
-    if (hit) {
-      // The stored copy carries the nonce of the request that rendered it: give its
-      // inline scripts this request's nonce, so the CSP stays one-use.
-      const nonce = c.get("secureHeadersNonce");
-      const fresh = nonce ? new HTMLRewriter().on("script[nonce]", { element: (el) => void el.setAttribute("nonce", nonce) }).transform(hit) : hit;
-      const res = new Response(fresh.body, fresh);
-      res.headers.set("X-Cache", "HIT");
-      return res;
-    }
+    key = await pageCacheKey(c.req.url, c.env.DB, await settingsKey(c));
+  } catch (error) {
+    if (!isStorageFault(error)) throw error;
+    console.error("page cache: the versions in the key could not be read", error);
+  }
+  try {
+    const hit = key && (await cache.match(key));
+    if (hit) return withThisNonce(c, hit, "HIT");
   } catch (error) {
     console.error("page cache read failed", error);
   }
   const response = await render();
+  if (response.status >= 500 || !key) {
+    if (response.status < 500) return response;
+    const stale = await cache.match(staleCacheKey(c.req.url)).catch(() => undefined);
+    if (!stale) return response;
+    await response.body?.cancel();
+    return withThisNonce(c, stale, "STALE");
+  }
   const storable = response.status === 200 && !response.headers.has("Set-Cookie") && (response.headers.get("Cache-Control") ?? "").startsWith("public");
   if (!storable) return response;
-  const [forClient, forCache] = response.body ? response.body.tee() : [null, null];
+  const [forClient, forCaches] = response.body ? response.body.tee() : [null, null];
+  const [forCache, forStale] = forCaches ? forCaches.tee() : [null, null];
   const stored = new Response(forCache, response);
+  const staleCopy = new Response(forStale, response);
+  staleCopy.headers.set("Cache-Control", `public, max-age=0, s-maxage=${STALE_HTML_SECONDS}`);
+  const fresh = key;
   const store = async () => {
     // A page whose render failed after the shell (its Suspense fallback is in the HTML) is not kept.
     if ((await renderOutcomes.get(response)) === false) {
-      await stored.body?.cancel();
+      await Promise.all([stored.body?.cancel(), staleCopy.body?.cancel()]);
       return;
     }
-    await cache.put(key, stored);
+    await Promise.all([cache.put(fresh, stored), cache.put(staleCacheKey(c.req.url), staleCopy)]);
   };
   c.executionCtx.waitUntil(store().catch((error) => console.error("page cache write failed", error)));
   const res = new Response(forClient, response);

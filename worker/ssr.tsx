@@ -1,5 +1,5 @@
 import { renderToReadableStream } from "react-dom/server.node";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
+import { createStaticHandler, createStaticRouter, isRouteErrorResponse, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
 import clientAssets from "virtual:client-assets";
 import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
@@ -12,6 +12,8 @@ import type { AppContext } from "./app-env";
 import { siteConfigOf } from "./config";
 import { isCrawler } from "./crawler";
 import { errorPageHtml } from "./error-page";
+import { isStorageFault } from "./fault-answers";
+import { RETRY_AFTER_SECONDS } from "./http/plain-answers";
 import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
 import { serializeRouteErrors } from "./route-errors";
 import { catalogueLoaders } from "./catalogue/loaders";
@@ -136,6 +138,10 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
   try {
     const context = await pageHandler.query(request, { requestContext: { root, db: c.env.DB, env: c.env } satisfies ServerLoaderContext });
     if (context instanceof Response) return context; // a loader redirect
+    // A loader that failed renders the route's error element (页面加载失败): a 503 with Retry-After
+    // when storage failed (D1 erring or past its deadline), else a 500 — never kept by a cache.
+    const failed = context.statusCode >= 500;
+    const storageFault = failed && Object.values(context.errors ?? {}).some((e) => !isRouteErrorResponse(e) && isStorageFault(e));
 
     const router = createStaticRouter(pageHandler.dataRoutes, context);
     const hydration = {
@@ -177,10 +183,11 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     if (isCrawler(request.headers.get("user-agent"))) await stream.allReady;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
     // Pages that carry an e-mail link's token (declared `html: "private"`) and a signed-in visitor's pages are kept by no cache.
-    headers.set("Cache-Control", root.user || matched?.declaration.html === "private" ? "private, no-store" : ANONYMOUS_HTML_CACHE);
+    headers.set("Cache-Control", failed ? "no-store" : root.user || matched?.declaration.html === "private" ? "private, no-store" : ANONYMOUS_HTML_CACHE);
+    if (storageFault) headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
     if (root.user) headers.set("Vary", "Cookie");
     if (player?.link) headers.set("Link", player.link);
-    const response = new Response(request.method === "HEAD" ? null : closedOnError(stream, path), { status: context.statusCode, headers });
+    const response = new Response(request.method === "HEAD" ? null : closedOnError(stream, path), { status: storageFault ? 503 : context.statusCode, headers });
     // A page whose render failed after the shell must not be kept by the edge cache.
     noteRenderOutcome(
       response,
