@@ -5,6 +5,7 @@
  * soon); anything else a 500. Each kind of route answers in its own format: the Chinese error page
  * for pages, JSON for the APIs, plain text for media and feeds. docs/decisions/0063-degrade-dont-fail.md.
  */
+import type { HtmlEscapedString } from "hono/utils/html";
 import type { AppContext } from "./app-env";
 import { siteConfigOf } from "./config";
 import { DeadlineError } from "./deadline";
@@ -52,7 +53,7 @@ export function faultAnswer(path: string, error: unknown, siteName: string): Res
     const body = { error: { code: fault ? "unavailable" : "internal", message: fault ? SERVICE_UNAVAILABLE : SERVER_ERROR } };
     return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
   }
-  return new Response(String(errorPageHtml(siteName)), { status, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+  return new Response(errorPageHtml(siteName) as HtmlEscapedString, { status, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
 }
 
 /** Hono's onError for the whole app (the site's name from its configuration, not the 站点设置 in D1). */
