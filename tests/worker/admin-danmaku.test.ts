@@ -210,6 +210,16 @@ describe("blocked words", () => {
       [{ words: ["剧透", "广告位"] }, { words: "默认" }],
       [{ words: "默认" }, { words: ["剧透", "广告位"] }],
     ]);
+
+    // A long list (larger than a form's 16 KB) is taken; more than 1,000 words are refused.
+    const many = Array.from({ length: 1000 }, (_, i) => `屏蔽测试${String(i).padStart(4, "0")}`);
+    const long = await post("/api/admin/danmaku/words", moderator.jar, { version: before.version + 2, words: many.join("\n") });
+    expect(long.status, await long.clone().text()).toBe(200);
+    expect((await long.json<WordsView>()).words).toHaveLength(1000);
+    const tooMany = await post("/api/admin/danmaku/words", moderator.jar, { version: before.version + 3, words: [...many, "再多一个"].join("\n") });
+    expect(tooMany.status).toBe(400);
+    expect((await tooMany.json<{ error: { message: string } }>()).error.message).toBe("屏蔽词最多 1000 个");
+    expect((await post("/api/admin/danmaku/words", moderator.jar, { version: before.version + 3, words: "" })).status).toBe(200);
     socket.ws.close();
   });
 });

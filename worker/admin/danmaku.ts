@@ -136,7 +136,8 @@ export async function listDanmaku(env: Env, query: DanmakuListQuery, nowMs = Dat
     params.push(Number(query.episode));
   }
   if (query.user) {
-    const poster = await findPoster(env, query.user);
+    // An account id is taken as it is: the comments of an account deleted since are still found.
+    const poster = ACCOUNT_ID.test(query.user) ? { id: query.user.toLowerCase(), email: null } : await findPoster(env, query.user);
     if (poster === "unavailable") return { query, items: [], next: null, problem: "账号服务暂时无法按邮箱查找，请改用账号 ID" };
     if (!poster)
       return { query, items: [], next: null, problem: query.user.includes("@") ? UNKNOWN_EMAIL_MESSAGE(query.user) : DANMAKU_ADMIN_MESSAGES.unknownUser };
