@@ -44,6 +44,17 @@ export async function cachedJson(c: AppContext, key: URL, cacheControl: string, 
   });
 }
 
+/**
+ * Drops the JSON answer cached under `key` (as cachedJson stores it, with the current build and
+ * versions) from this location's edge cache: a 弹幕 a moderator deleted leaves the room's reads at
+ * once here; other locations' copies expire by their max-age (a few seconds).
+ */
+export async function forgetCachedJson(c: { env: Env; req: { raw: Request; url: string } }, key: URL): Promise<void> {
+  const cache = answerCache(c.env);
+  if (!cache) return;
+  await cache.delete(keyOf(key, await settingsKey(c), await contentTag(c.env.DB)));
+}
+
 export interface CachedBody {
   body: string;
   contentType: string;

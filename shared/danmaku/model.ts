@@ -71,6 +71,8 @@ export const DANMAKU_MESSAGES = {
   foreign: "禁止跨站请求",
   unknownVideo: "视频不存在",
   unavailable: "弹幕服务暂时不可用，请稍后再试",
+  /** The generic wording; a refusal names until when (shared/danmaku/moderation.ts muteMessage). */
+  muted: "你已被禁言",
 } as const;
 
 export type DanmakuErrorCode = keyof typeof DANMAKU_MESSAGES;
@@ -285,6 +287,8 @@ export type ServerMessage =
   | { type: "backlog"; comments: DanmakuComment[] }
   | { type: "comment"; comment: DanmakuComment }
   | { type: "ack"; nonce: string; comment: DanmakuComment }
+  /** Comments a moderator deleted (弹幕管理): gone from every screen and from the history. */
+  | { type: "delete"; ids: number[] }
   | { type: "error"; nonce?: string; code: DanmakuErrorCode; message: string };
 
 /** Messages a client sends: a comment to post (`nonce` comes back in the ack or error). */

@@ -93,6 +93,34 @@ const ROUTES: readonly Route[] = [
   { method: "POST", path: "/api/admin/titles/video_99999/delete", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]] },
   // A cover is image/webp: a JSON body is refused (tests/worker/admin-titles.test.ts sends one).
   { method: "POST", path: "/api/admin/titles/video_001/cover", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [415, "unsupported_media_type"]] },
+  // 弹幕管理 (worker/admin/danmaku.ts): moderators and admins alike.
+  { method: "GET", path: "/api/admin/danmaku?text=x&from=2026-01-01", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  {
+    method: "POST",
+    path: "/api/admin/danmaku/delete",
+    json: { comments: [] },
+    expected: [SIGNED_OUT, NO_ROLE, [400, "nothing_selected"], STEP, [400, "nothing_selected"]],
+  },
+  { method: "GET", path: "/api/admin/danmaku/words", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  {
+    method: "POST",
+    path: "/api/admin/danmaku/words",
+    json: { version: "x" },
+    expected: [SIGNED_OUT, NO_ROLE, [400, "version_required"], STEP, [400, "version_required"]],
+  },
+  { method: "GET", path: "/api/admin/danmaku/mutes", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  {
+    method: "POST",
+    path: "/api/admin/danmaku/mutes",
+    json: { user: NO_ACCOUNT, duration: "1" },
+    expected: [SIGNED_OUT, NO_ROLE, [404, "unknown_account"], STEP, [404, "unknown_account"]],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/danmaku/unmute",
+    json: { user: NO_ACCOUNT },
+    expected: [SIGNED_OUT, NO_ROLE, [404, "unknown_account"], STEP, [404, "unknown_account"]],
+  },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 

@@ -17,6 +17,8 @@ import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { bulkTitles, deleteTitles, listTitles, putCover, saveTitle, titleForEdit, titleListQuery, type SaveResult } from "./titles";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
+import { danmakuListQuery, parseCommentRef, type CommentRef } from "../../shared/danmaku/moderation";
+import { deleteDanmaku, listDanmaku, listMutes, muteUser, saveWords, unmuteUser, wordsView } from "./danmaku";
 
 type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 503;
 
@@ -213,6 +215,48 @@ adminApi.post("/titles/:id/cover", needs("admin"), async (c) => {
   if (type !== "image/webp") return jsonError(c, 415, "unsupported_media_type", "封面必须是 WebP 图片（image/webp）");
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   return answer(c, await putCover(c.env, visitorOf(c), c.req.param("id"), bytes, Date.now()));
+});
+
+// ---- 弹幕管理 (worker/admin/danmaku.ts): both roles ----------------------------------------------
+
+adminApi.get("/danmaku", needs("moderation"), async (c) =>
+  c.json(
+    await listDanmaku(
+      c.env,
+      danmakuListQuery((n) => c.req.query(n)),
+    ),
+  ),
+);
+
+adminApi.post("/danmaku/delete", needs("moderation"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  const listed: unknown[] = Array.isArray(body.comments) ? body.comments : [];
+  const refs = listed.map(parseCommentRef);
+  if (refs.some((r) => r === null)) return jsonError(c, 400, "bad_comment", "弹幕编号格式有误（应为 房间:编号）");
+  return answer(c, await deleteDanmaku(c.env, visitorOf(c), refs as CommentRef[], c));
+});
+
+adminApi.get("/danmaku/words", needs("moderation"), async (c) => c.json(await wordsView(c.env)));
+
+adminApi.post("/danmaku/words", needs("moderation"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await saveWords(c.env, visitorOf(c), body));
+});
+
+adminApi.get("/danmaku/mutes", needs("moderation"), async (c) => c.json({ mutes: await listMutes(c.env) }));
+
+adminApi.post("/danmaku/mutes", needs("moderation"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await muteUser(c.env, visitorOf(c), textField(body, "user"), body.duration));
+});
+
+adminApi.post("/danmaku/unmute", needs("moderation"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await unmuteUser(c.env, visitorOf(c), textField(body, "user")));
 });
 
 adminApi.all("*", needs("moderation"), (c) => jsonError(c, 404, "not_found", "接口不存在"));

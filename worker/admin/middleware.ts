@@ -45,11 +45,11 @@ export function sameSiteWrites(refuse: (c: AdminContext) => Response): Middlewar
   };
 }
 
-/** Bodies of 视频管理 (a whole entry, up to 9,999 episodes; a cover): larger than a form's. */
+/** Bodies of 视频管理 (a whole entry, up to 9,999 episodes; a cover) and 弹幕管理's word list: larger than a form's. */
 export const LARGE_BODY_BYTES = 2 * 1024 * 1024;
 
 /** Paths whose bodies may be LARGE_BODY_BYTES (under /admin or /api/admin). */
-const LARGE_BODY_PATH = /^\/(?:api\/)?admin\/titles(?:\/|$)/;
+const LARGE_BODY_PATH = /^\/(?:api\/)?admin\/(?:titles(?:\/|$)|danmaku\/words$)/;
 
 export function adminBodyLimit(tooLarge: (c: AdminContext) => Response): MiddlewareHandler<AdminEnv> {
   const small = limitBody((c) => tooLarge(c as AdminContext)) as MiddlewareHandler<AdminEnv>;

@@ -30,6 +30,9 @@ import { ConfirmDeleteScreen, TitleEditScreen, TitlesScreen } from "./views/Titl
 import { entryFromForm, formOfEntry } from "../../shared/admin/title-form";
 import { shanghaiTime } from "../../shared/catalogue/publication";
 import { BULK_NAMES, bulkTitles, deleteTitles, listTitles, saveTitle, titleForEdit, titleListQuery, type BulkAction } from "./titles";
+import { danmakuListQuery, MUTE_NAMES, parseCommentRef, type CommentRef, type MuteChoice } from "../../shared/danmaku/moderation";
+import { deleteDanmaku, listDanmaku, listMutes, muteOf, muteUser, saveWords, unmuteUser, untilText, wordsView } from "./danmaku";
+import { DanmakuScreen, MutesScreen, WordsScreen } from "./views/Danmaku";
 
 type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 501 | 503;
 
@@ -37,6 +40,7 @@ type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 501 | 503;
 const SCREENS: readonly (NavItem & { needs: AdminPermission })[] = [
   { href: "/admin", label: "概览", needs: "moderation" },
   { href: "/admin/titles", label: "视频管理", needs: "admin" },
+  { href: "/admin/danmaku", label: "弹幕管理", needs: "moderation" },
   { href: "/admin/users", label: "用户管理", needs: "admin" },
   { href: "/admin/settings", label: "站点设置", needs: "admin" },
   { href: "/admin/roles", label: "角色管理", needs: "admin" },
@@ -228,11 +232,19 @@ async function userPage(c: AdminContext, id: string, status: PageStatus, notice:
   const detail = await accountDetail(c.env, id);
   if (!detail.ok) return message(c, detail.status, "用户管理", detail.message, visitor);
   const { account, sessions, canSignOut } = detail.value;
+  const mute = await muteOf(c.env, account.id);
   return page(
     c,
     status,
     account.email,
-    <UserScreen account={account} sessions={sessions} canSignOut={canSignOut} isSelf={account.id === visitor.userId} {...notice} />,
+    <UserScreen
+      account={account}
+      sessions={sessions}
+      canSignOut={canSignOut}
+      isSelf={account.id === visitor.userId}
+      mutedUntil={mute ? untilText(mute.until) : null}
+      {...notice}
+    />,
     visitor,
   );
 }
@@ -457,6 +469,69 @@ adminPages.post("/titles/:id/delete", async (c) => {
   const result = await deleteTitles(c.env, visitorOf(c), [id], Date.now());
   if (!result.ok || result.value.done.length === 0) return message(c, 404, "视频管理", `没有编号为 ${id} 的视频。`, visitorOf(c));
   return c.redirect(`/admin/titles?ok=${encodeURIComponent(`已删除 ${id}`)}`, 303);
+});
+
+// ---- 弹幕管理 (worker/admin/danmaku.ts, views/Danmaku.tsx): both roles ---------------------------
+
+/** A notice carried by a redirect (`ok=` / `error=`), at most 300 characters. */
+const noticeOf = (c: AdminContext) => ({ ok: c.req.query("ok")?.slice(0, 300), error: c.req.query("error")?.slice(0, 300) });
+
+const redirectWith = (c: AdminContext, back: string, kind: "ok" | "error", text: string) =>
+  c.redirect(`${back}${back.includes("?") ? "&" : "?"}${kind}=${encodeURIComponent(text)}`, 303);
+
+adminPages.get("/danmaku", async (c) => {
+  const list = await listDanmaku(
+    c.env,
+    danmakuListQuery((n) => c.req.query(n)),
+  );
+  return page(c, 200, "弹幕管理", <DanmakuScreen list={list} {...noticeOf(c)} />, visitorOf(c));
+});
+
+adminPages.post("/danmaku/delete", async (c) => {
+  const form = await formParams(c);
+  if (!form) return message(c, 400, "弹幕管理", "请求内容无法解析。", visitorOf(c));
+  const backText = form.get("back");
+  const back = backText && /^\/admin\/danmaku(?:\?|$)/.test(backText) ? backText.replace(/[?&](?:ok|error)=[^&]*/g, "") : "/admin/danmaku";
+  const refs = form.getAll("c").map(parseCommentRef);
+  if (refs.some((r) => r === null)) return redirectWith(c, back, "error", "弹幕编号格式有误");
+  const result = await deleteDanmaku(c.env, visitorOf(c), refs as CommentRef[], c);
+  if (!result.ok) return redirectWith(c, back, "error", result.message);
+  const { deleted, missing } = result.value;
+  return redirectWith(c, back, "ok", `已删除 ${deleted} 条弹幕${missing > 0 ? `（${missing} 条已不存在）` : ""}，观众的屏幕上已同步移除`);
+});
+
+adminPages.get("/danmaku/words", async (c) => page(c, 200, "弹幕屏蔽词", <WordsScreen view={await wordsView(c.env)} {...noticeOf(c)} />, visitorOf(c)));
+
+adminPages.post("/danmaku/words", async (c) => {
+  const form = (await formOf(c)) ?? {};
+  const result = await saveWords(c.env, visitorOf(c), form);
+  if (result.ok) return c.redirect(`/admin/danmaku/words?ok=${encodeURIComponent("已保存屏蔽词，下一条弹幕起生效")}`, 303);
+  const view = await wordsView(c.env);
+  const entered = result.status === 409 || typeof form.words !== "string" ? undefined : form.words;
+  return page(c, result.status === 409 ? 409 : 400, "弹幕屏蔽词", <WordsScreen view={view} error={result.message} entered={entered} />, visitorOf(c));
+});
+
+adminPages.get("/danmaku/mutes", async (c) => {
+  const user = (c.req.query("user") ?? "").trim().slice(0, 320);
+  return page(c, 200, "禁言用户", <MutesScreen mutes={await listMutes(c.env)} user={user} {...noticeOf(c)} />, visitorOf(c));
+});
+
+adminPages.post("/danmaku/mutes", async (c) => {
+  const form = (await formOf(c)) ?? {};
+  const user = textField(form, "user");
+  const result = await muteUser(c.env, visitorOf(c), user, form.duration);
+  if (!result.ok) return page(c, result.status, "禁言用户", <MutesScreen mutes={await listMutes(c.env)} user={user} error={result.message} />, visitorOf(c));
+  const { user: muted, until } = result.value;
+  const length = MUTE_NAMES[form.duration as MuteChoice];
+  const text = `已禁言 ${muted.email ?? muted.id}（${length}${until === null ? "" : `，至 ${untilText(until)}`}）`;
+  return c.redirect(`/admin/danmaku/mutes?ok=${encodeURIComponent(text)}`, 303);
+});
+
+adminPages.post("/danmaku/unmute", async (c) => {
+  const form = (await formOf(c)) ?? {};
+  const result = await unmuteUser(c.env, visitorOf(c), textField(form, "user"));
+  if (!result.ok) return c.redirect(`/admin/danmaku/mutes?error=${encodeURIComponent(result.message)}`, 303);
+  return c.redirect(`/admin/danmaku/mutes?ok=${encodeURIComponent(`已解除 ${result.value.user.email ?? result.value.user.id} 的禁言`)}`, 303);
 });
 
 adminPages.all("*", (c) => message(c, 404, "页面不存在", "管理后台没有这个页面。", visitorOf(c)));

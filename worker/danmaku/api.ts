@@ -13,16 +13,7 @@
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { DEFAULT_BLOCKED_WORDS } from "../../shared/danmaku/blocked-words";
-import {
-  DANMAKU_MESSAGES,
-  MAX_MESSAGE_BYTES,
-  MAX_VIDEO_TIME,
-  modeOfDplayerType,
-  parseWordList,
-  toDplayerItem,
-  type DanmakuErrorCode,
-} from "../../shared/danmaku/model";
+import { DANMAKU_MESSAGES, MAX_MESSAGE_BYTES, MAX_VIDEO_TIME, modeOfDplayerType, toDplayerItem, type DanmakuErrorCode } from "../../shared/danmaku/model";
 import type { AppEnv } from "../app-env";
 import { isSameSiteRequest } from "../auth/csrf";
 import { configOf } from "../config";
@@ -31,6 +22,7 @@ import { MAX_READ, SESSION_HEADER, WORDS_HEADER, type PostResult, type RoomInfo,
 import { findRoom, type RoomRef } from "./room-id";
 import { cachedJson } from "../edge-answers";
 import { allowAnyOrigin, danmakuPreflight } from "./cors";
+import { defaultBlockedWords } from "./policy";
 
 /** Seconds the edge (and the browser) keeps a window or v3 answer: new comments arrive over the socket. */
 export const READ_CACHE_SECONDS = 5;
@@ -51,12 +43,11 @@ const STATUS: Record<DanmakuErrorCode, 400 | 401 | 403 | 404 | 413 | 429 | 503> 
   foreign: 403,
   unknownVideo: 404,
   unavailable: 503,
+  muted: 403,
 };
 
-/** The blocked words: the default list plus DANMAKU_BLOCKED_WORDS (comma- or line-separated). */
-export function blockedWords(env: Env): string[] {
-  return [...DEFAULT_BLOCKED_WORDS, ...parseWordList(configOf(env).DANMAKU_BLOCKED_WORDS)];
-}
+/** The default blocked words (policy.ts): the room uses them unless 弹幕管理 saved a list. */
+const blockedWords = defaultBlockedWords;
 
 function roomOf(env: Env, room: RoomRef) {
   return env.DANMAKU.get(env.DANMAKU.idFromName(room.key));
@@ -101,10 +92,10 @@ function apiError(c: Context<AppEnv>, code: DanmakuErrorCode, retryAfterMs?: num
   return c.json({ error: { code, message: DANMAKU_MESSAGES[code] } }, STATUS[code], headers);
 }
 
-function dplayerError(c: Context<AppEnv>, code: DanmakuErrorCode, retryAfterMs?: number): Response {
+function dplayerError(c: Context<AppEnv>, code: DanmakuErrorCode, retryAfterMs?: number, message?: string): Response {
   const headers: Record<string, string> = { ...noStore };
   if (retryAfterMs !== undefined) headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-  return c.json({ code: 1, msg: DANMAKU_MESSAGES[code] }, STATUS[code], headers);
+  return c.json({ code: 1, msg: message ?? DANMAKU_MESSAGES[code] }, STATUS[code], headers);
 }
 
 export const danmakuApi = new Hono<AppEnv>();
@@ -159,7 +150,7 @@ const postV3 = [
       console.error("danmaku: the room failed", error);
       return applySession(session, dplayerError(c, "unavailable"));
     }
-    if (!posted.ok) return applySession(session, dplayerError(c, posted.code, posted.retryAfterMs));
+    if (!posted.ok) return applySession(session, dplayerError(c, posted.code, posted.retryAfterMs, posted.message));
     return applySession(session, c.json({ code: 0, data: posted.comment }, 200, noStore));
   },
 ] as const;

@@ -8,12 +8,17 @@
  * socket's attachment, the access token that proves it in the object's storage (socket_sessions)
  * — so an idle room is evicted and costs nothing. Every post first asks poster.ts whether its
  * author may post (a socket's session again at each post: docs/decisions/0041-danmaku-session.md).
+ * 弹幕管理 reaches the room too (docs/decisions/0076-danmaku-moderation.md): every post reads the
+ * blocked words saved on the web and the poster's mute from D1 (policy.ts), every stored comment
+ * is indexed in D1 for the cross-room list, and a moderator's delete (remove) leaves the history
+ * and every open screen at once.
  */
 import { DurableObject } from "cloudflare:workers";
 import { sampleComments } from "../../shared/danmaku/samples";
 import { toSimplified } from "../../shared/search/t2s";
 import {
   checkDraft,
+  containsBlockedWord,
   DANMAKU_MESSAGES,
   MAX_COMMENTS_PER_ROOM,
   MAX_MESSAGE_BYTES,
@@ -26,7 +31,7 @@ import {
 } from "../../shared/danmaku/model";
 import { configOf } from "../config";
 import { newAuthorKey, publicAuthor } from "./author";
-import { countDanmakuPost } from "./post-count";
+import { readPostPolicy, recordPost } from "./policy";
 import { mayPost, type Standing } from "./poster";
 import { takeRate } from "./rate-limit";
 import type { RoomRef } from "./room-id";
@@ -36,12 +41,16 @@ import type { RoomRef } from "./room-id";
  * (URI-encoded JSON {@link SocketSession}); absent: the socket is read only.
  */
 export const SESSION_HEADER = "X-Danmaku-Session";
-/** Request header with the blocked words (URI-encoded JSON array) for posts made over the socket. */
+/** Request header with the default blocked words (URI-encoded JSON array) for posts made over the socket; words saved in 弹幕管理 replace them (policy.ts). */
 export const WORDS_HEADER = "X-Danmaku-Words";
 /** Most comments one backlog or window read returns. */
 export const MAX_READ = 1000;
 
-export type PostResult = { ok: true; comment: DanmakuComment } | { ok: false; code: DanmakuErrorCode; retryAfterMs?: number };
+/** A refusal's `message` replaces DANMAKU_MESSAGES[code] where it names more (a mute's end). */
+export type PostResult = { ok: true; comment: DanmakuComment } | { ok: false; code: DanmakuErrorCode; retryAfterMs?: number; message?: string };
+
+/** How long a room remembers a deleted comment's id, to tell sockets that open after the delete (a read up to this old may still hold it). */
+export const DELETIONS_KEPT_MS = 60_000;
 
 /** What the room needs to know about itself (from room-id.ts findRoom). */
 export type RoomInfo = Pick<RoomRef, "key" | "sampleSeconds">;
@@ -129,6 +138,8 @@ export class DanmakuRoom extends DurableObject<Env> {
     // attachment: a token with the user's metadata can outgrow an attachment's size limit).
     this.sql.exec(`CREATE TABLE IF NOT EXISTS socket_sessions (
       socket TEXT PRIMARY KEY, user TEXT NOT NULL, token TEXT NOT NULL, expires_at INTEGER NOT NULL, site TEXT NOT NULL)`);
+    // Comments deleted by a moderator in the last DELETIONS_KEPT_MS (ids), told to sockets that open meanwhile.
+    this.sql.exec("CREATE TABLE IF NOT EXISTS deletions (id INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
   }
 
   /** Stores the sample comments of a built-in title once (shared/danmaku/samples.ts), unless DANMAKU_SAMPLES is "off". */
@@ -171,29 +182,57 @@ export class DanmakuRoom extends DurableObject<Env> {
 
   /**
    * A comment of `author`, whose session the worker read in the request that carries it
-   * (DPlayer's POST): see {@link accept}.
+   * (DPlayer's POST): see {@link accept}. `words`: the default blocked words.
    */
   post(room: RoomInfo, author: string, input: unknown, words: readonly string[]): Promise<PostResult> {
-    return this.accept(room, author, input, words, () => mayPost(this.env, { user: author, proof: "request" }));
+    return this.accept(room, author, input, words, (mutedUntil) => mayPost(this.env, { user: author, proof: "request" }, Date.now(), mutedUntil));
   }
 
   /**
-   * Checks a comment (text, blocked words after folding width, case and traditional characters),
-   * then whether its author may post (`standing`: poster.ts), then their rate limit (all rooms
-   * together), then stores and broadcasts it. A refused comment does not count against the limit.
+   * Checks a comment (its text), reads 弹幕管理's word list and the author's mute (policy.ts: one
+   * D1 read, so a change applies to this very post), checks the blocked words (the saved list,
+   * else `defaultWords`; after folding width, case and traditional characters), then whether its
+   * author may post (`standing`: muted, or a session that ended — poster.ts), then their rate
+   * limit (all rooms together), then stores and broadcasts it and indexes it for 弹幕管理. A
+   * refused comment does not count against the limit.
    */
-  private async accept(room: RoomInfo, author: string, input: unknown, words: readonly string[], standing: () => Promise<Standing>): Promise<PostResult> {
+  private async accept(
+    room: RoomInfo,
+    author: string,
+    input: unknown,
+    defaultWords: readonly string[],
+    standing: (mutedUntil: number | null | undefined) => Promise<Standing>,
+  ): Promise<PostResult> {
     this.ensureSamples(room);
-    const checked = checkDraft(input, words, toSimplified);
+    const checked = checkDraft(input, [], toSimplified);
     if (!checked.ok) return { ok: false, code: checked.code };
-    const may = await standing();
-    if (!may.ok) return { ok: false, code: may.code };
+    const policy = await readPostPolicy(this.env.DB, author);
+    if (containsBlockedWord(checked.draft.text, policy.words ?? defaultWords, toSimplified)) return { ok: false, code: "blocked" };
+    const may = await standing(policy.mutedUntil);
+    if (!may.ok) return may.code === "muted" ? { ok: false, code: "muted", message: may.message } : { ok: false, code: may.code };
     const rate = await takeRate(this.env, author);
     if (!rate.ok) return { ok: false, code: "tooFast", retryAfterMs: rate.retryAfterMs };
     const comment = this.store(author, checked.draft);
-    // 概览's 弹幕 count (post-count.ts): after the comment is out, never holding it up.
-    this.ctx.waitUntil(countDanmakuPost(this.env.DB, comment.created));
+    // The index of 弹幕管理 and 概览's count (policy.ts): the comment is out already; the ack waits
+    // for this one write, so a comment its poster saw acknowledged can be found by a moderator.
+    await recordPost(this.env.DB, room.key, author, comment);
     return { ok: true, comment };
+  }
+
+  /**
+   * Deletes comments (弹幕管理): gone from the history, and a `delete` message to every open
+   * socket takes them off every screen; sockets that open in the next DELETIONS_KEPT_MS hear it
+   * too (their window read may be that old). Returns the rows that were there (the account id
+   * as author, for the 操作日志).
+   */
+  remove(ids: readonly number[]): DanmakuComment[] {
+    const wanted = JSON.stringify(ids.filter((id) => Number.isSafeInteger(id) && id > 0));
+    const rows = this.sql.exec<Row>("DELETE FROM comments WHERE id IN (SELECT value FROM json_each(?)) RETURNING *", wanted).toArray();
+    const now = Date.now();
+    this.sql.exec("DELETE FROM deletions WHERE at <= ?", now - DELETIONS_KEPT_MS);
+    for (const row of rows) this.sql.exec("INSERT OR REPLACE INTO deletions (id, at) VALUES (?, ?)", row.id, now);
+    if (rows.length > 0) this.broadcast({ type: "delete", ids: rows.map((r) => r.id) });
+    return rows.map(toComment);
   }
 
   /**
@@ -202,9 +241,11 @@ export class DanmakuRoom extends DurableObject<Env> {
    * A session that ended makes the socket read only (its token row goes); an unanswered check
    * changes nothing.
    */
-  private async socketStanding(ws: WebSocket): Promise<Standing> {
+  private async socketStanding(ws: WebSocket, mutedUntil: number | null | undefined): Promise<Standing> {
     const poster = attachmentOf(ws).poster;
     if (!poster) return { ok: false, code: "sessionEnded" };
+    // A mute is asked at every post, whatever the session check's age.
+    if (mutedUntil !== undefined) return mayPost(this.env, { user: poster.user, proof: "request" }, Date.now(), mutedUntil);
     if (Date.now() - poster.checkedAt < SESSION_RECHECK_MS) return { ok: true };
     const row = this.sql.exec<SessionRow>("SELECT * FROM socket_sessions WHERE socket = ?", poster.socket).toArray()[0];
     const standing: Standing = row
@@ -319,6 +360,9 @@ export class DanmakuRoom extends DurableObject<Env> {
       const rows = this.sql.exec<Row>("SELECT * FROM comments WHERE id > ? ORDER BY id LIMIT ?", after, MAX_READ).toArray();
       send(server, { type: "backlog", comments: rows.map((row) => this.toPublic(row)) });
     }
+    // Deleted lately: the page's window read (cached for a few seconds) may still hold them.
+    const deleted = this.sql.exec<{ id: number }>("SELECT id FROM deletions WHERE at > ? ORDER BY id", Date.now() - DELETIONS_KEPT_MS).toArray();
+    if (deleted.length > 0) send(server, { type: "delete", ids: deleted.map((d) => d.id) });
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -338,12 +382,12 @@ export class DanmakuRoom extends DurableObject<Env> {
     if (!poster) return fail(ws, ended ? "sessionEnded" : "notSignedIn", nonce);
     let result: PostResult;
     try {
-      result = await this.accept(room, poster.user, data, words, () => this.socketStanding(ws));
+      result = await this.accept(room, poster.user, data, words, (mutedUntil) => this.socketStanding(ws, mutedUntil));
     } catch (error) {
       console.error("danmaku: a post over the socket failed", error);
       return fail(ws, "unavailable", nonce);
     }
-    if (!result.ok) return fail(ws, result.code, nonce);
+    if (!result.ok) return fail(ws, result.code, nonce, result.message);
     this.useUpCheck(ws);
     send(ws, { type: "ack", nonce, comment: result.comment });
   }
@@ -387,6 +431,6 @@ function send(ws: WebSocket, message: ServerMessage): void {
   }
 }
 
-function fail(ws: WebSocket, code: DanmakuErrorCode, nonce?: string): void {
-  send(ws, { type: "error", code, message: DANMAKU_MESSAGES[code], ...(nonce ? { nonce } : {}) });
+function fail(ws: WebSocket, code: DanmakuErrorCode, nonce?: string, message?: string): void {
+  send(ws, { type: "error", code, message: message ?? DANMAKU_MESSAGES[code], ...(nonce ? { nonce } : {}) });
 }

@@ -72,6 +72,7 @@ export function Danmaku({ videoRef, room }: { videoRef: RefObject<HTMLVideoEleme
         else stage.add(comments);
       },
       canPost: () => {},
+      removed: (ids) => stage.remove(ids),
     });
     connectionRef.current = connection;
     return () => {

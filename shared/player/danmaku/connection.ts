@@ -3,7 +3,8 @@
  * A dropped socket comes back (1 s, 2 s, … up to 30 s) asking for everything after the last id
  * it saw, so nothing is missed twice or shown twice (the stage drops known ids). A socket whose
  * session ended (signed out, or its access token expired) is read only: its refused post, and the
- * next ones, go as DPlayer's POST, which refreshes a live session or answers in Chinese.
+ * next ones, go as DPlayer's POST, which refreshes a live session or answers in Chinese. Comments
+ * a moderator deleted arrive as a `delete` message and leave the stage.
  */
 import type { DanmakuComment, DanmakuDraft, ServerMessage } from "../../danmaku/model";
 
@@ -11,6 +12,8 @@ export interface ConnectionEvents {
   comments(comments: DanmakuComment[], live: boolean): void;
   /** Whether the socket may post (signed in when it opened). */
   canPost(can: boolean): void;
+  /** Comments deleted by a moderator (弹幕管理): off the screen, never shown again. */
+  removed(ids: number[]): void;
 }
 
 export type SendResult = { ok: true; comment: DanmakuComment } | { ok: false; message: string };
@@ -88,6 +91,8 @@ export class DanmakuConnection {
     } else if (message.type === "comment") {
       this.note([message.comment]);
       this.events.comments([message.comment], true);
+    } else if (message.type === "delete") {
+      this.events.removed(message.ids);
     } else if (message.type === "ack") {
       this.note([message.comment]);
       this.pending.get(message.nonce)?.resolve({ ok: true, comment: message.comment });

@@ -60,6 +60,8 @@ interface ScrollLane extends LaneOccupant {
 export class DanmakuStage {
   private comments: DanmakuComment[] = [];
   private readonly ids = new Set<number>();
+  /** Ids a moderator deleted: a late read or backlog that still holds them does not bring them back. */
+  private readonly removed = new Set<number>();
   private shown: Shown[] = [];
   /** Ids on screen: a live comment shown at once is not shown again when playback reaches its time. */
   private readonly onScreenIds = new Set<number>();
@@ -110,7 +112,7 @@ export class DanmakuStage {
   add(comments: readonly DanmakuComment[]): void {
     let added = false;
     for (const c of comments) {
-      if (this.ids.has(c.id)) continue;
+      if (this.ids.has(c.id) || this.removed.has(c.id)) continue;
       this.ids.add(c.id);
       this.comments.push(c);
       added = true;
@@ -123,7 +125,7 @@ export class DanmakuStage {
    * others that arrive before it (one insertion). Returns false when already known.
    */
   live(comment: DanmakuComment, own = false): boolean {
-    if (this.ids.has(comment.id)) return false;
+    if (this.ids.has(comment.id) || this.removed.has(comment.id)) return false;
     this.add([comment]);
     (own ? this.pendingOwn : this.pending).push(comment);
     // While the clock runs, others' comments wait for its next tick (one DOM change per tick, with
@@ -141,6 +143,16 @@ export class DanmakuStage {
     this.showAll(own, true);
     this.showAll(others, false);
   };
+
+  /** Deleted comments (弹幕管理): off the screen now, out of the list, not shown again. */
+  remove(ids: readonly number[]): void {
+    const gone = new Set(ids);
+    for (const id of gone) this.removed.add(id);
+    this.comments = this.comments.filter((c) => !gone.has(c.id));
+    this.pending = this.pending.filter((c) => !gone.has(c.id));
+    this.pendingOwn = this.pendingOwn.filter((c) => !gone.has(c.id));
+    for (const s of this.shown.filter((x) => gone.has(x.comment.id))) this.removeShown(s);
+  }
 
   /** Number of comments on screen. */
   get onScreen(): number {

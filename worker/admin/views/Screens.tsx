@@ -114,6 +114,10 @@ export const ACTION_NAMES: Record<string, string> = {
   "user.sign_out": "强制退出",
   "user.delete": "删除账号",
   "settings.update": "修改站点设置",
+  "danmaku.delete": "删除弹幕",
+  "danmaku.words": "修改屏蔽词",
+  "danmaku.mute": "禁言用户",
+  "danmaku.unmute": "解除禁言",
 };
 
 const shanghaiTime = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", dateStyle: "short", timeStyle: "medium" });

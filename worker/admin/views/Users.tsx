@@ -91,11 +91,13 @@ export interface UserProps {
   sessions: AccountSession[] | null;
   canSignOut: boolean;
   isSelf: boolean;
+  /** The account's 弹幕 mute while it holds (弹幕管理): until when, "永久" for good; null: none. */
+  mutedUntil?: string | null;
   ok?: string;
   error?: string;
 }
 
-export function UserScreen({ account, sessions, canSignOut, isSelf, ok, error }: UserProps) {
+export function UserScreen({ account, sessions, canSignOut, isSelf, mutedUntil = null, ok, error }: UserProps) {
   const disabled = account.state === "disabled";
   return (
     <>
@@ -129,6 +131,13 @@ export function UserScreen({ account, sessions, canSignOut, isSelf, ok, error }:
           <div>
             <dt>已知设备</dt>
             <dd>{account.knownDevices === null ? "—" : `${account.knownDevices} 台（近180天用密码登录过的浏览器）`}</dd>
+          </div>
+          <div>
+            <dt>弹幕禁言</dt>
+            <dd>
+              {mutedUntil === null ? "未禁言" : `禁言至 ${mutedUntil}`} ·{" "}
+              <a href={`/admin/danmaku/mutes?user=${encodeURIComponent(account.id)}`}>{mutedUntil === null ? "禁言" : "在弹幕管理中修改"}</a>
+            </dd>
           </div>
         </dl>
       </section>
