@@ -93,6 +93,16 @@ const ROUTES: readonly Route[] = [
   { method: "POST", path: "/api/admin/titles/video_99999/delete", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]] },
   // A cover is image/webp: a JSON body is refused (tests/worker/admin-titles.test.ts sends one).
   { method: "POST", path: "/api/admin/titles/video_001/cover", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [415, "unsupported_media_type"]] },
+  // 举报 (worker/admin/reports.ts): both roles; the writes refuse what does not exist.
+  { method: "GET", path: "/api/admin/reports?kind=danmaku&status=open", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  {
+    method: "POST",
+    path: "/api/admin/reports/group",
+    json: { action: "resolve", title: "video_001" },
+    expected: [SIGNED_OUT, NO_ROLE, [404, "nothing_open"], STEP, [404, "nothing_open"]],
+  },
+  { method: "POST", path: "/api/admin/reports/99999999/resolve", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
+  { method: "POST", path: "/api/admin/reports/99999999/dismiss", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 

@@ -114,6 +114,8 @@ export const ACTION_NAMES: Record<string, string> = {
   "user.sign_out": "强制退出",
   "user.delete": "删除账号",
   "settings.update": "修改站点设置",
+  "report.resolve": "处理举报",
+  "report.dismiss": "驳回举报",
 };
 
 const shanghaiTime = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", dateStyle: "short", timeStyle: "medium" });
