@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { enrolledAdmin, shots } from "./admin-pages";
 import { axeViolations } from "./axe";
-import { baseURL, browserForFile, newPage, open, PHONE, screenshot, waitForHydration } from "./browser";
+import { baseURL, browserForFile, newPage, open, PHONE, screenshot, waitForHydration, waitPlaying } from "./browser";
 import { newVisitor, runTag, signUpViaApi } from "./visitors";
 
 /**
@@ -10,7 +10,8 @@ import { newVisitor, runTag, signUpViaApi } from "./visitors";
  * video page (the dialog's code loads on the click), an admin finds it in the 举报 queue grouped
  * under its title and resolves it, and the 操作日志 has the entry; a signed-in viewer reports a
  * 弹幕 by right-clicking it over the video and the queue shows the 弹幕's text. The dialog and the
- * queue are checked with axe; the queue at 390 and 1366 px.
+ * queue are checked with axe; the queue at 390 and 1366 px. A title that cannot play sends the
+ * player's error beacon once, and 概览 counts it.
  */
 
 const browser = browserForFile();
@@ -117,6 +118,30 @@ describe("举报", () => {
     const queue = (await res.json()) as { groups: { titleId: string; reports: { targetText: string | null; reason: string }[] }[] };
     const group = queue.groups.find((g) => g.titleId === "video_004");
     expect(group?.reports.find((r) => r.targetText === text)?.reason).toBe("spam");
+    await adminContext.close();
+  });
+
+  it("a title that cannot play posts one error beacon, which 概览 counts as a playback failure", async () => {
+    const { context: adminContext } = await enrolledAdmin(browser(), "moderator");
+    const failures = async () =>
+      ((await (await adminContext.request.get(baseURL() + "/api/admin/overview")).json()) as { playbackFailures: { beacons: { today: number } } })
+        .playbackFailures.beacons.today;
+    const before = await failures();
+    const viewer = await newVisitor(browser());
+    // Both the stream and the MP4 of video_001 are missing: the player gives up and moves on to another title.
+    await viewer.route(/\/stream\/1\/|\/1\.mp4$/, (route) => route.fulfill({ status: 404, body: "" }));
+    const { page } = await newPage(viewer);
+    const sent: unknown[] = [];
+    page.on("request", (request) => void (new URL(request.url()).pathname === "/api/reports/failure" && sent.push(request.postDataJSON())));
+    const answered = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/reports/failure", { timeout: 20_000 });
+    await page.goto(baseURL() + "/video/video_001");
+    // (The answer's body is not read: the page may have moved on, and a keepalive request's body then never arrives.)
+    expect((await answered).status()).toBe(200);
+    await page.waitForURL((url) => url.pathname !== "/video/video_001", { timeout: 15_000 });
+    await waitPlaying(page, 0.3);
+    expect(sent).toEqual([{ title: "video_001", episode: 1 }]);
+    expect(await failures()).toBe(before + 1);
+    await viewer.close();
     await adminContext.close();
   });
 });
