@@ -18,6 +18,7 @@ import { handlePage } from "./pages";
 import { securityHeaders, streamSecurityHeaders } from "./security";
 import { provideApi } from "./feeds/provide";
 import { playsApi } from "./plays/api";
+import { reportsApi } from "./reports/api";
 import { robotsHandler, rssHandler, sitemapHandler, sitemapPartHandler } from "./seo";
 import { streamRoutes } from "./stream/index";
 import { uploadApi } from "./upload/api";
@@ -54,6 +55,8 @@ app.route("/api/danmaku", danmakuApi);
 app.route("/api/media", uploadApi);
 // Play counting (the player's beacon) and the 排行榜 as JSON (worker/plays/).
 app.route("/api", playsApi);
+// 举报 and 报错 from the viewer pages, the player's error beacon (worker/reports/, docs/admin.md).
+app.route("/api/reports", reportsApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));
 
 // The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is true.

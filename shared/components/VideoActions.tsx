@@ -2,6 +2,7 @@ import type { Video } from "../catalogue/types";
 import { useLibrary } from "./library-context";
 import { useRootData } from "./useRootData";
 import { Icon } from "../player/icons";
+import { useReportDialog } from "./useReportDialog";
 
 /**
  * Shares a video: the browser's share sheet when there is one, otherwise the
@@ -22,10 +23,11 @@ export async function shareVideo(data: { title: string; text: string; url: strin
   }
 }
 
-/** Favourite and share buttons under the player. */
-export function VideoActions({ video }: { video: Video }) {
+/** Favourite, share and 报错 (a playback problem of `episode`: the dialog loads when opened) under the player. */
+export function VideoActions({ video, episode = 1 }: { video: Video; episode?: number }) {
   const { library, toggleFavourite } = useLibrary();
-  const { config } = useRootData();
+  const { config, user } = useRootData();
+  const report = useReportDialog();
   const favourite = library.favourites.includes(video.id);
   return (
     <div className="video-actions">
@@ -52,6 +54,16 @@ export function VideoActions({ video }: { video: Video }) {
         <Icon name="share" size={20} />
         分享
       </button>
+      <button
+        type="button"
+        className="button action-button"
+        aria-haspopup="dialog"
+        onClick={() => report.open({ kind: "playback", titleId: video.id, episode, signedIn: user !== null })}
+      >
+        <Icon name="report" size={20} />
+        报错
+      </button>
+      {report.dialog}
     </div>
   );
 }

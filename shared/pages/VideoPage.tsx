@@ -174,7 +174,7 @@ export function VideoPage() {
               <span>{`${formatViews(data.views)}次播放`}</span>
               <span className="badge badge-free">免费观看</span>
             </p>
-            <VideoActions video={video} />
+            <VideoActions video={video} episode={episode} />
             <p className="video-categories">
               {video.category.map((c) => (
                 <Link key={c} to={`/category/${c}`} className="chip chip-link">

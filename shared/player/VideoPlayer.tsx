@@ -9,11 +9,12 @@ import { playerConfig } from "../playback/config";
 import { PlayerControls } from "./PlayerControls";
 import { BigPlay, GestureHintView, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
 import { HLS_MIME, initialSource } from "../playback/engine-choice";
-import { DanmakuMount } from "./danmaku/DanmakuMount";
+import { DanmakuMount, type ReportAt } from "./danmaku/DanmakuMount";
 import { earlyInput, type EarlyDecisions } from "./early-input";
 import { useAutoHideControls } from "./useAutoHideControls";
 import { useFullscreen } from "./useFullscreen";
 import { usePlaybackFailure } from "./usePlaybackFailure";
+import { sendFailureBeacon } from "./failure-beacon";
 import { usePlaybackMemory } from "./usePlaybackMemory";
 import { usePlayBeacon } from "./usePlayBeacon";
 import { usePlaybackState } from "./usePlaybackState";
@@ -53,6 +54,8 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const videoRef = useRef<HTMLVideoElement>(null);
   const trackRef = useRef<HTMLTrackElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
+  // 举报 of the 弹幕 under a right click or a long press (set by the overlay once loaded).
+  const reportDanmakuAt = useRef<ReportAt | null>(null);
   const navigate = useNavigate();
   const state = usePlaybackState(videoRef);
   const { visible, show, hide } = useAutoHideControls(state.playing);
@@ -76,6 +79,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
     fallBack: stream.fallBack,
     freeze: memory.freeze,
     start: cmd.start,
+    report: () => sendFailureBeacon(video.id, episode),
   });
 
   const toggleSubtitles = () => memory.setPrefs({ subtitles: !lib.prefs.subtitles });
@@ -90,6 +94,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
       show();
       cmd.seekBy(delta);
     },
+    onLongPressAt: (x, y) => reportDanmakuAt.current?.(x, y) ?? false,
     onHoldStart: () => cmd.holdRate(playerConfig.longPressRate),
     onHoldEnd: cmd.restoreRate,
     controlsHidden: () => !visible,
@@ -139,6 +144,10 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
       onMouseLeave={hide}
       onPointerDown={show}
       onFocus={show}
+      onContextMenu={(event) => {
+        // A right click on a 弹幕 opens 举报 instead of the browser's menu (a touch's long press is useTouchGestures').
+        if (!gestures.isTouch() && reportDanmakuAt.current?.(event.clientX, event.clientY)) event.preventDefault();
+      }}
     >
       <video
         ref={videoRef}
@@ -168,7 +177,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         {source === "hls" ? <source src={master} type={HLS_MIME} /> : source === "mp4" ? <source src={videoFile} type="video/mp4" /> : null}
         <track ref={trackRef} kind="captions" src={subtitlesPath(n)} srcLang="zh-CN" label="中文" />
       </video>
-      <DanmakuMount videoRef={videoRef} room={danmakuRoomId(video, episode)} />
+      <DanmakuMount videoRef={videoRef} room={danmakuRoomId(video, episode)} reportAtRef={reportDanmakuAt} />
       <SubtitleText text={subtitleText} />
       <GestureHintView hint={gestures.hint} />
       {lib.ready && !state.playing && !failed ? <BigPlay /> : null}

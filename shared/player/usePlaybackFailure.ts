@@ -14,17 +14,21 @@ interface FailureWiring {
   freeze: () => void;
   /** Starts playback again after 重试. */
   start: () => Promise<void>;
+  /** Tells the worker of a fatal error (the error beacon): called once per player, i.e. per page view. */
+  report: () => void;
 }
 
 /**
  * What the player does when its <video> fails: a stream's own errors go to the engine fallback;
  * otherwise the page moves on to `failedPath`, or after MAX_FAILURES in a row shows the error
- * overlay with 重试. A start that plays resets the count.
+ * overlay with 重试. A start that plays resets the count. The first such error of the player
+ * (a page view: players are keyed per title and episode) is reported once (`wiring.report`).
  */
 export function usePlaybackFailure(videoRef: RefObject<HTMLVideoElement | null>, wiring: FailureWiring) {
   const navigate = useNavigate();
   const [failed, setFailed] = useState(false);
   const handled = useRef(false);
+  const reported = useRef(false);
 
   const onError = (event: SyntheticEvent<HTMLVideoElement>) => {
     // React passes the error of a <source> up to the <video>: a stream's <source> is useStream's to handle.
@@ -34,6 +38,10 @@ export function usePlaybackFailure(videoRef: RefObject<HTMLVideoElement | null>,
     if (wiring.fallBack(error ? `(${error.code}) ${error.message}` : "媒体错误")) return;
     console.error(`视频播放失败：${wiring.videoFile}`, error ? `(${error.code}) ${error.message}` : "");
     handled.current = true;
+    if (!reported.current) {
+      reported.current = true;
+      wiring.report();
+    }
     wiring.freeze();
     if (recordFailure() >= MAX_FAILURES) setFailed(true);
     else void navigate(wiring.failedPath, { replace: true });

@@ -14,6 +14,8 @@ export interface TouchGestureActions {
   onTap: (controlsWereHidden: boolean) => void;
   /** Double tap on the left or right third: seek by this many seconds. */
   onSeekBy: (seconds: number) => void;
+  /** A long press at a point of the viewport, before the faster playback: true when it was taken (a 弹幕 there is reported). */
+  onLongPressAt?: (x: number, y: number) => boolean;
   /** Long press started (play faster) and ended (back to the chosen speed). */
   onHoldStart: () => void;
   onHoldEnd: () => void;
@@ -79,9 +81,15 @@ export function useTouchGestures(actions: TouchGestureActions) {
       st.down = { x: e.clientX, y: e.clientY, hidden: latest.current.controlsHidden() };
       st.moved = false;
       clearTimeout(st.holdTimer);
+      const at = { x: e.clientX, y: e.clientY };
       st.holdTimer = setTimeout(() => {
-        st.holding = true;
         clearTimeout(st.tapTimer);
+        if (latest.current.onLongPressAt?.(at.x, at.y)) {
+          // Taken (举报 of a 弹幕): the finger's lifting is neither a tap nor the end of a hold.
+          st.down = null;
+          return;
+        }
+        st.holding = true;
         latest.current.onHoldStart();
         show(longPressHint(), "center", true);
       }, longPressMs);

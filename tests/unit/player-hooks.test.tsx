@@ -28,9 +28,10 @@ afterEach(() => {
 // ---- useTouchGestures ----------------------------------------------------------------------
 
 /** A 300 px wide picture with the hook's handlers; every action the hook takes, in order. */
-function mountPicture(hidden = false) {
+function mountPicture(hidden = false, onLongPressAt?: TouchGestureActions["onLongPressAt"]) {
   const calls: string[] = [];
   const actions: TouchGestureActions = {
+    onLongPressAt,
     onTap: (wasHidden) => calls.push(`tap${wasHidden ? " (hidden)" : ""}`),
     onSeekBy: (seconds) => calls.push(`seek ${seconds}`),
     onHoldStart: () => calls.push("hold start"),
@@ -91,6 +92,29 @@ describe("useTouchGestures in a rendered player", () => {
     fireEvent.pointerUp(p.picture, p.at(150));
     expect(p.calls).toEqual(["hold start", "hold end"]);
     expect(p.hint()).toBeNull();
+  });
+
+  it("a long press on a 弹幕 is taken by 举报 (shared/player/VideoPlayer.tsx): no faster playback, and lifting the finger is no tap", () => {
+    const pressed: string[] = [];
+    const p = mountPicture(false, (x, y) => {
+      pressed.push(`${x},${y}`);
+      return true;
+    });
+    fireEvent.pointerDown(p.picture, p.at(150));
+    advance(playerConfig.longPressMs);
+    expect(pressed).toEqual(["150,80"]);
+    fireEvent.pointerUp(p.picture, p.at(150));
+    advance(playerConfig.doubleTapMs);
+    expect(p.calls).toEqual([]);
+    expect(p.hint()).toBeNull();
+  });
+
+  it("where there is no 弹幕 under the finger the long press plays faster as before", () => {
+    const q = mountPicture(false, () => false);
+    fireEvent.pointerDown(q.picture, q.at(150));
+    advance(playerConfig.longPressMs);
+    fireEvent.pointerUp(q.picture, q.at(150));
+    expect(q.calls).toEqual(["hold start", "hold end"]);
   });
 
   it("a touch that moves beyond the slop is neither a tap nor a long press", () => {

@@ -121,6 +121,16 @@ const ROUTES: readonly Route[] = [
     json: { user: NO_ACCOUNT },
     expected: [SIGNED_OUT, NO_ROLE, [404, "unknown_account"], STEP, [404, "unknown_account"]],
   },
+  // 举报 (worker/admin/reports.ts): both roles; the writes refuse what does not exist.
+  { method: "GET", path: "/api/admin/reports?kind=danmaku&status=open", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  {
+    method: "POST",
+    path: "/api/admin/reports/group",
+    json: { action: "resolve", title: "video_001" },
+    expected: [SIGNED_OUT, NO_ROLE, [404, "nothing_open"], STEP, [404, "nothing_open"]],
+  },
+  { method: "POST", path: "/api/admin/reports/99999999/resolve", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
+  { method: "POST", path: "/api/admin/reports/99999999/dismiss", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 

@@ -13,6 +13,7 @@ import type { AdminVisitor } from "./access";
 import { finishEnrolment, grantRole, passSecondStep, revokeRole, roleHolders, startEnrolment, type Result } from "./actions";
 import { auditFilterOf, readAudit } from "./audit";
 import { overviewOf } from "./overview";
+import { reportQueryOf, reportQueue, settleGroup, settleReport } from "./reports";
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { bulkTitles, deleteTitles, listTitles, putCover, saveTitle, titleForEdit, titleListQuery, type SaveResult } from "./titles";
@@ -134,6 +135,27 @@ adminApi.get("/audit", needs("admin"), async (c) => {
 // ---- 概览 (both roles: aggregate figures only) ------------------------------------------------
 
 adminApi.get("/overview", needs("moderation"), async (c) => c.json(await overviewOf(c.env)));
+
+// ---- 举报 (both roles: worker/admin/reports.ts) ------------------------------------------------
+
+adminApi.get("/reports", needs("moderation"), async (c) =>
+  c.json(
+    await reportQueue(
+      c.env.DB,
+      reportQueryOf((n) => c.req.query(n)),
+    ),
+  ),
+);
+
+adminApi.post("/reports/group", needs("moderation"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await settleGroup(c.env.DB, visitorOf(c), body.title, body.kind, body.action));
+});
+
+adminApi.post("/reports/:id/:action", needs("moderation"), async (c) =>
+  answer(c, await settleReport(c.env.DB, visitorOf(c), c.req.param("id"), c.req.param("action"))),
+);
 
 // ---- 用户管理 ---------------------------------------------------------------------------------
 

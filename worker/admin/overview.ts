@@ -3,7 +3,9 @@
  * (title_plays), the most-played titles, new accounts (the embedded service's `users`; a real
  * Supabase project's admin API has no cheap count by date), 弹幕 posted (danmaku_daily, raised by
  * the rooms: worker/danmaku/post-count.ts) and the media in R2 (listed, remembered for a while).
- * Reports and playback failures do not exist yet and are not shown (the reports slice adds them).
+ * 举报 (`reports`, worker/admin/reports.ts): the open ones by kind; 播放失败: the player's
+ * automatic error beacons (`playback_failures`, worker/reports/failures.ts) and the viewers' 报错
+ * (reports of kind 'playback') per day.
  */
 import { firstDay, lastDays, windowsOf, type DayCount, type Windows } from "../../shared/admin/overview";
 import { utcDay } from "../../shared/ranking";
@@ -26,6 +28,20 @@ export interface MediaFigures {
   countedAt: number;
 }
 
+export interface ReportFigures {
+  /** Open reports now, and of each kind. */
+  open: number;
+  openByKind: { danmaku: number; playback: number };
+}
+
+export interface FailureFigures {
+  /** The player's error beacons (each visitor once per title, episode and day). */
+  beacons: Windows;
+  /** 报错 sent by viewers. */
+  reports: Windows;
+  total: Windows;
+}
+
 export interface Overview {
   plays: { series: DayCount[]; windows: Windows };
   topTitles: TopTitle[];
@@ -33,6 +49,8 @@ export interface Overview {
   newAccounts: Windows | null;
   danmaku: Windows;
   media: MediaFigures | null;
+  reports: ReportFigures;
+  playbackFailures: FailureFigures;
   /** The UTC day the figures end on. */
   today: string;
 }
@@ -76,13 +94,27 @@ async function dailySeries(db: D1Database, sql: string, nowMs: number): Promise<
   return lastDays(results, nowMs);
 }
 
+function failureFigures(beacons: Windows, reports: Windows): FailureFigures {
+  const total = { today: beacons.today + reports.today, week: beacons.week + reports.week, month: beacons.month + reports.month };
+  return { beacons, reports, total };
+}
+
 export async function overviewOf(env: Env, nowMs = Date.now()): Promise<Overview> {
   const db = env.DB;
   const today = utcDay(nowMs);
   const embeddedAccounts = !configOf(env).SUPABASE_URL;
-  const [plays, danmaku, top, accounts, media] = await Promise.all([
+  const [plays, danmaku, beacons, failureReports, open, top, accounts, media] = await Promise.all([
     dailySeries(db, "SELECT day, SUM(plays) AS count FROM title_plays WHERE day >= ? GROUP BY day", nowMs),
     dailySeries(db, "SELECT day, posts AS count FROM danmaku_daily WHERE day >= ?", nowMs),
+    dailySeries(db, "SELECT day, SUM(failures) AS count FROM playback_failures WHERE day >= ? GROUP BY day", nowMs),
+    dailySeries(
+      db,
+      "SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, COUNT(*) AS count FROM reports WHERE kind = 'playback' AND created_at >= unixepoch(?) * 1000 GROUP BY day",
+      nowMs,
+    ),
+    db
+      .prepare("SELECT COUNT(*) AS open, SUM(kind = 'danmaku') AS danmaku, SUM(kind = 'playback') AS playback FROM reports WHERE status = 'open'")
+      .first<{ open: number; danmaku: number | null; playback: number | null }>(),
     topTitles(db, firstDay(nowMs), today, 10),
     embeddedAccounts
       ? db
@@ -113,6 +145,8 @@ export async function overviewOf(env: Env, nowMs = Date.now()): Promise<Overview
     newAccounts: accounts ? { today: accounts.today ?? 0, week: accounts.week ?? 0, month: accounts.month } : null,
     danmaku: windowsOf(danmaku),
     media,
+    reports: { open: open?.open ?? 0, openByKind: { danmaku: open?.danmaku ?? 0, playback: open?.playback ?? 0 } },
+    playbackFailures: failureFigures(windowsOf(beacons), windowsOf(failureReports)),
     today,
   };
 }

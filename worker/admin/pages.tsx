@@ -17,6 +17,8 @@ import type { AdminVisitor } from "./access";
 import { finishEnrolment, grantRole, passSecondStep, revokeRole, roleHolders, startEnrolment } from "./actions";
 import { auditFilterOf, readAudit } from "./audit";
 import { overviewOf } from "./overview";
+import { reportQueryOf, reportQueue, SETTLE_NAMES, settleActionOf, settleGroup, settleReport } from "./reports";
+import { ReportsScreen } from "./views/Reports";
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
@@ -39,6 +41,7 @@ type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 501 | 503;
 /** The screens that exist, and who sees them (later slices add theirs here). */
 const SCREENS: readonly (NavItem & { needs: AdminPermission })[] = [
   { href: "/admin", label: "概览", needs: "moderation" },
+  { href: "/admin/reports", label: "举报", needs: "moderation" },
   { href: "/admin/titles", label: "视频管理", needs: "admin" },
   { href: "/admin/danmaku", label: "弹幕管理", needs: "moderation" },
   { href: "/admin/users", label: "用户管理", needs: "admin" },
@@ -208,6 +211,44 @@ adminPages.get("/audit", async (c) => {
   const found = await readAudit(c.env.DB, filter);
   const query = { actor: q("actor"), action: q("action"), target: q("target"), from: q("from"), to: q("to") };
   return page(c, 200, "操作日志", <AuditScreen entries={found.slice(0, AUDIT_PAGE)} query={query} more={found.length > AUDIT_PAGE} />, visitorOf(c));
+});
+
+// ---- 举报 (worker/admin/reports.ts, views/Reports.tsx): both roles ------------------------------
+
+/** Where a queue form goes back to: a path of the queue, else the queue. */
+const reportsBack = (value: unknown): string => (typeof value === "string" && /^\/admin\/reports(?:\?|$)/.test(value) ? value : "/admin/reports");
+
+function backTo(c: AdminContext, back: string, kind: "ok" | "error", text: string): Response {
+  const url = new URL(back, "https://admin.invalid");
+  url.searchParams.delete("ok");
+  url.searchParams.delete("error");
+  url.searchParams.set(kind, text);
+  return c.redirect(url.pathname + url.search, 303);
+}
+
+adminPages.get("/reports", async (c) => {
+  const queue = await reportQueue(
+    c.env.DB,
+    reportQueryOf((n) => c.req.query(n)),
+  );
+  return page(c, 200, "举报", <ReportsScreen queue={queue} ok={c.req.query("ok")?.slice(0, 300)} error={c.req.query("error")?.slice(0, 300)} />, visitorOf(c));
+});
+
+adminPages.post("/reports/group", async (c) => {
+  const form = (await formOf(c)) ?? {};
+  const back = reportsBack(form.back);
+  const result = await settleGroup(c.env.DB, visitorOf(c), form.title, form.kind, form.action);
+  if (!result.ok) return backTo(c, back, "error", result.message);
+  return backTo(c, back, "ok", `已${SETTLE_NAMES[settleActionOf(form.action) ?? "resolve"]} ${result.value.count} 条举报`);
+});
+
+adminPages.post("/reports/:id", async (c) => {
+  const form = (await formOf(c)) ?? {};
+  const back = reportsBack(form.back);
+  const id = c.req.param("id");
+  const result = await settleReport(c.env.DB, visitorOf(c), id, form.action);
+  if (!result.ok) return backTo(c, back, "error", result.message);
+  return backTo(c, back, "ok", `已${SETTLE_NAMES[settleActionOf(form.action) ?? "resolve"]}举报 #${id}`);
 });
 
 // ---- 用户管理 ---------------------------------------------------------------------------------

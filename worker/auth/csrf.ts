@@ -1,6 +1,6 @@
 /**
  * Whether a request comes from this site's own pages: the one origin check of the worker (account
- * API, play beacon, 弹幕 send and socket). A cross-site Sec-Fetch-Site, an Origin of "null" or
+ * API, play beacon, 弹幕 send and socket, 举报 and the error beacon: worker/reports/api.ts). A cross-site Sec-Fetch-Site, an Origin of "null" or
  * empty, or an Origin naming another origin is refused. This site's origins are the request's
  * own and, when the caller names it, SITE_URL's (the 弹幕 routes: decisions/0040-danmaku.md).
  *

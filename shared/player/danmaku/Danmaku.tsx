@@ -6,7 +6,9 @@
  */
 import { useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import { createPortal } from "react-dom";
-import { DANMAKU_COLORS, DANMAKU_MODES, MAX_TEXT_CHARS, roundTime, type DanmakuColor, type DanmakuMode } from "../../danmaku/model";
+import { DANMAKU_COLORS, DANMAKU_MODES, MAX_TEXT_CHARS, parseRoomKey, roundTime, type DanmakuColor, type DanmakuMode } from "../../danmaku/model";
+import { useReportDialog } from "../../components/useReportDialog";
+import type { ReportAt } from "./DanmakuMount";
 import { useRootData } from "../../components/useRootData";
 import { DanmakuConnection } from "./connection";
 import { AREA_FRACTION, DENSITY_LIMIT, FONT_PX, loadSettings, saveSettings, type DanmakuSettings } from "./settings";
@@ -37,9 +39,22 @@ function subscribeFullscreen(onChange: () => void) {
 }
 const fullscreenElement = () => document.fullscreenElement;
 
-/** The overlay and the bar of one room (`room`: its key, shared/danmaku/model.ts roomKey). */
-export function Danmaku({ videoRef, room }: { videoRef: RefObject<HTMLVideoElement | null>; room: string }) {
+/**
+ * The overlay and the bar of one room (`room`: its key, shared/danmaku/model.ts roomKey).
+ * `reportAtRef` is set to open 举报 for the comment at a point (the player's right click and long press).
+ */
+export function Danmaku({
+  videoRef,
+  room,
+  reportAtRef,
+}: {
+  videoRef: RefObject<HTMLVideoElement | null>;
+  room: string;
+  reportAtRef: RefObject<ReportAt | null>;
+}) {
   const { user } = useRootData();
+  const report = useReportDialog();
+  const signedIn = user !== null;
   // The layer element as state: the bar's place in fullscreen depends on it during render.
   const [layer, setLayer] = useState<HTMLDivElement | null>(null);
   const stageRef = useRef<DanmakuStage | null>(null);
@@ -84,6 +99,25 @@ export function Danmaku({ videoRef, room }: { videoRef: RefObject<HTMLVideoEleme
   }, [room, videoRef, layer]);
 
   useEffect(() => {
+    const place = parseRoomKey(room);
+    reportAtRef.current = (x, y) => {
+      const comment = settings.on ? stageRef.current?.commentAt(x, y) : null;
+      if (!comment || !place) return false;
+      report.open({
+        kind: "danmaku",
+        titleId: place.videoId,
+        episode: place.episode,
+        comment: { id: comment.id, time: comment.time, text: comment.text },
+        signedIn,
+      });
+      return true;
+    };
+    return () => {
+      reportAtRef.current = null;
+    };
+  });
+
+  useEffect(() => {
     saveSettings(settings);
     stageRef.current?.setOptions(stageOptions(settings));
   }, [settings]);
@@ -118,6 +152,7 @@ export function Danmaku({ videoRef, room }: { videoRef: RefObject<HTMLVideoEleme
             barTarget,
           )
         : null}
+      {report.dialog}
     </>
   );
 }

@@ -4,8 +4,14 @@
  */
 import { useEffect, useState, type ComponentType, type RefObject } from "react";
 
-/** `room`: the 弹幕 room key of what plays (shared/danmaku/model.ts roomKey(videoId, episode)). */
-type DanmakuProps = { videoRef: RefObject<HTMLVideoElement | null>; room: string };
+/** Given a point of the viewport: opens 举报 for the 弹幕 shown there and returns true, or returns false when there is none. */
+export type ReportAt = (x: number, y: number) => boolean;
+
+/**
+ * `room`: the 弹幕 room key of what plays (shared/danmaku/model.ts roomKey(videoId, episode));
+ * `reportAtRef`: filled by the overlay once loaded, for the player's right click and long press.
+ */
+type DanmakuProps = { videoRef: RefObject<HTMLVideoElement | null>; room: string; reportAtRef: RefObject<ReportAt | null> };
 
 export function DanmakuMount(props: DanmakuProps) {
   const [Loaded, setLoaded] = useState<ComponentType<DanmakuProps> | null>(null);

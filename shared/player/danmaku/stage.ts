@@ -25,6 +25,8 @@ export const CLOCK_MS = 100;
 const JUMP_S = 1.5;
 /** Room for the text shadow around a measured width (px). */
 const SHADOW_PX = 2;
+/** Room around a comment that still counts as on it, for a finger (px). */
+const HIT_SLOP_PX = 6;
 /** Spare elements kept for reuse. */
 const POOL_MAX = 200;
 
@@ -152,6 +154,19 @@ export class DanmakuStage {
     this.pending = this.pending.filter((c) => !gone.has(c.id));
     this.pendingOwn = this.pendingOwn.filter((c) => !gone.has(c.id));
     for (const s of this.shown.filter((x) => gone.has(x.comment.id))) this.removeShown(s);
+  }
+
+  /**
+   * The comment on screen at a point of the viewport (a right click, a long press), the one drawn
+   * last when several overlap; null when there is none. Reads layout: only on such a gesture.
+   */
+  commentAt(x: number, y: number): DanmakuComment | null {
+    for (let i = this.shown.length - 1; i >= 0; i--) {
+      const box = this.shown[i].el.getBoundingClientRect();
+      if (x >= box.left - HIT_SLOP_PX && x <= box.right + HIT_SLOP_PX && y >= box.top - HIT_SLOP_PX && y <= box.bottom + HIT_SLOP_PX)
+        return this.shown[i].comment;
+    }
+    return null;
   }
 
   /** Number of comments on screen. */

@@ -64,6 +64,8 @@ function PlaysChart({ series }: { series: DayCount[] }) {
 export function OverviewScreen({ overview, role, screens }: { overview: Overview; role: AdminRole; screens: NavItem[] }) {
   const { media } = overview;
   const others = screens.filter((s) => s.href !== "/admin");
+  const canSeeReports = screens.some((s) => s.href === "/admin/reports");
+  const failures = overview.playbackFailures;
   return (
     <>
       <h1>概览</h1>
@@ -74,6 +76,29 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
         <Figure id="fig-plays" label="播放量" windows={overview.plays.windows} />
         <Figure id="fig-danmaku" label="弹幕发送" windows={overview.danmaku} />
         {overview.newAccounts ? <Figure id="fig-accounts" label="新注册账号" windows={overview.newAccounts} /> : null}
+        <section className="figure panel" aria-labelledby="fig-reports">
+          <h2 id="fig-reports">待处理举报</h2>
+          <dl>
+            <div>
+              <dt>合计</dt>
+              <dd>{number.format(overview.reports.open)}</dd>
+            </div>
+            <div>
+              <dt>弹幕</dt>
+              <dd>{number.format(overview.reports.openByKind.danmaku)}</dd>
+            </div>
+            <div>
+              <dt>播放问题</dt>
+              <dd>{number.format(overview.reports.openByKind.playback)}</dd>
+            </div>
+          </dl>
+          {canSeeReports ? (
+            <p>
+              <a href="/admin/reports">处理举报</a>
+            </p>
+          ) : null}
+        </section>
+        <Figure id="fig-failures" label="播放失败" windows={overview.playbackFailures.total} />
         <section className="figure panel" aria-labelledby="fig-media">
           <h2 id="fig-media">R2 媒体存储</h2>
           {media ? (
@@ -116,7 +141,8 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
       </section>
       <p className="muted">
         {overview.newAccounts ? "" : "账号由 Supabase 项目管理，新注册数请在其控制台查看。"}
-        弹幕从本版本起计数（示例弹幕不计）；举报与播放失败将在举报功能上线后显示在这里。
+        弹幕从本版本起计数（示例弹幕不计）。播放失败 = 播放器自动上报（每位观众每集每天计一次）+ 观众报错：今日 {number.format(failures.beacons.today)} +{" "}
+        {number.format(failures.reports.today)}，近7天 {number.format(failures.beacons.week)} + {number.format(failures.reports.week)}。
       </p>
       {others.length ? (
         <ul className="cards" aria-label="功能">
@@ -135,6 +161,7 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
 }
 
 const SCREEN_HINTS: Record<string, string> = {
+  "/admin/reports": "弹幕举报与播放报错，处理或驳回",
   "/admin/titles": "新建、编辑、发布和下架视频",
   "/admin/users": "查找账号，停用、启用、强制退出或删除",
   "/admin/settings": "网站名称、备案信息、首页文案与热门搜索",

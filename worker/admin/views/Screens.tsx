@@ -118,6 +118,8 @@ export const ACTION_NAMES: Record<string, string> = {
   "danmaku.words": "修改屏蔽词",
   "danmaku.mute": "禁言用户",
   "danmaku.unmute": "解除禁言",
+  "report.resolve": "处理举报",
+  "report.dismiss": "驳回举报",
 };
 
 const shanghaiTime = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", dateStyle: "short", timeStyle: "medium" });
