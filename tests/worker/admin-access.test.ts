@@ -93,6 +93,19 @@ const ROUTES: readonly Route[] = [
   { method: "POST", path: "/api/admin/titles/video_99999/delete", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]] },
   // A cover is image/webp: a JSON body is refused (tests/worker/admin-titles.test.ts sends one).
   { method: "POST", path: "/api/admin/titles/video_001/cover", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [415, "unsupported_media_type"]] },
+  // 字幕 (worker/admin/subtitles.ts): admins only; an unknown title is a 404.
+  {
+    method: "POST",
+    path: "/api/admin/titles/video_99999/subtitles",
+    json: { language: "en", text: "x" },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/titles/video_99999/subtitles/remove",
+    json: { language: "en" },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]],
+  },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 

@@ -16,6 +16,7 @@ import { overviewOf } from "./overview";
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { bulkTitles, deleteTitles, listTitles, putCover, saveTitle, titleForEdit, titleListQuery, type SaveResult } from "./titles";
+import { putSubtitles, removeSubtitles } from "./subtitles";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
 
 type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 503;
@@ -213,6 +214,19 @@ adminApi.post("/titles/:id/cover", needs("admin"), async (c) => {
   if (type !== "image/webp") return jsonError(c, 415, "unsupported_media_type", "封面必须是 WebP 图片（image/webp）");
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   return answer(c, await putCover(c.env, visitorOf(c), c.req.param("id"), bytes, Date.now()));
+});
+
+// 字幕: an SRT, ASS or WebVTT file's text for a title or an episode, in one language (worker/admin/subtitles.ts).
+adminApi.post("/titles/:id/subtitles", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await putSubtitles(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
+});
+
+adminApi.post("/titles/:id/subtitles/remove", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await removeSubtitles(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
 });
 
 adminApi.all("*", needs("moderation"), (c) => jsonError(c, 404, "not_found", "接口不存在"));

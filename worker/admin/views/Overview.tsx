@@ -73,6 +73,7 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
       <div className="figures">
         <Figure id="fig-plays" label="播放量" windows={overview.plays.windows} />
         <Figure id="fig-danmaku" label="弹幕发送" windows={overview.danmaku} />
+        <Figure id="fig-line-failures" label="线路故障" windows={overview.lineFailures.windows} />
         {overview.newAccounts ? <Figure id="fig-accounts" label="新注册账号" windows={overview.newAccounts} /> : null}
         <section className="figure panel" aria-labelledby="fig-media">
           <h2 id="fig-media">R2 媒体存储</h2>
@@ -114,9 +115,28 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
           <p className="muted">近30天还没有播放记录。</p>
         )}
       </section>
+      <section className="panel" aria-labelledby="line-failures-title">
+        <h2 id="line-failures-title">近30天故障最多的线路</h2>
+        {overview.lineFailures.top.length ? (
+          <ol className="top-titles line-failures">
+            {overview.lineFailures.top.map((f) => (
+              <li key={`${f.id}-${f.episode}-${f.line}`}>
+                <a href={`/admin/titles/${encodeURIComponent(f.id)}`}>{f.title}</a>
+                <span>
+                  {f.episode > 1 ? `第${f.episode}集 · ` : ""}
+                  {f.line}
+                </span>
+                <span className="muted">{number.format(f.failures)} 次</span>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="muted">近30天没有线路故障：播放器切换线路时会在这里计数。</p>
+        )}
+      </section>
       <p className="muted">
         {overview.newAccounts ? "" : "账号由 Supabase 项目管理，新注册数请在其控制台查看。"}
-        弹幕从本版本起计数（示例弹幕不计）；举报与播放失败将在举报功能上线后显示在这里。
+        弹幕从本版本起计数（示例弹幕不计）；线路故障是播放器自动切换线路的次数（每次播放每条线路最多一次）；举报将在举报功能上线后显示在这里。
       </p>
       {others.length ? (
         <ul className="cards" aria-label="功能">
