@@ -1,5 +1,6 @@
 import { isTitleId } from "./catalogue/title-ids";
 import { DEFAULT_VOLUME, parseQuality, parseVolume, type QualityChoice } from "./stored-prefs";
+import { isSubtitleLanguage, type SubtitleLanguage } from "./stream/contract";
 
 /**
  * The visitor's library (favourites and watch history with resume positions)
@@ -52,9 +53,11 @@ export interface PlayerPrefs {
   quality: QualityChoice;
   /** 字幕 shown. */
   subtitles: boolean;
+  /** The 字幕 language last chosen (a title without it shows its first language). */
+  subtitleLanguage: SubtitleLanguage;
 }
 
-export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: DEFAULT_VOLUME, muted: false, rate: 1, quality: "auto", subtitles: false });
+export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: DEFAULT_VOLUME, muted: false, rate: 1, quality: "auto", subtitles: false, subtitleLanguage: "zh-CN" });
 
 export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] });
 
@@ -204,6 +207,7 @@ export function parsePrefs(raw: unknown): PlayerPrefs {
     rate: isNumber(o.rate) && o.rate > 0 ? nearestRate(o.rate) : DEFAULT_PREFS.rate,
     quality: parseQuality(o.quality),
     subtitles: typeof o.subtitles === "boolean" ? o.subtitles : DEFAULT_PREFS.subtitles,
+    subtitleLanguage: isSubtitleLanguage(o.subtitleLanguage) ? o.subtitleLanguage : DEFAULT_PREFS.subtitleLanguage,
   };
 }
 

@@ -6,6 +6,8 @@ export interface AppEnv {
   Variables: {
     /** Per-request CSP nonce for inline scripts (set by the secure-headers middleware). */
     secureHeadersNonce?: string;
+    /** Other hosts the 线路 read from, allowed in the page's CSP (worker/line-origins.ts). */
+    lineOrigins?: string[];
   };
 }
 

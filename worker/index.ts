@@ -19,8 +19,10 @@ import { securityHeaders, streamSecurityHeaders } from "./security";
 import { provideApi } from "./feeds/provide";
 import { playsApi } from "./plays/api";
 import { reportsApi } from "./reports/api";
+import { linesApi } from "./lines/api";
 import { robotsHandler, rssHandler, sitemapHandler, sitemapPartHandler } from "./seo";
-import { streamRoutes } from "./stream/index";
+import { mirrorStreamRoutes, streamRoutes } from "./stream/index";
+import { lineOriginsForPages } from "./line-origins";
 import { uploadApi } from "./upload/api";
 
 const app = new Hono<AppEnv>();
@@ -28,9 +30,12 @@ const app = new Hono<AppEnv>();
 app.onError(onAppError);
 
 app.use("*", requestLimits);
-app.use("*", except("/stream/*", securityHeaders));
+// The 线路's hosts for the pages' CSP (media-src, connect-src), read before the headers are made.
+app.use("*", lineOriginsForPages);
+app.use("*", except(["/stream/*", "/mirror/stream/*"], securityHeaders));
 // Stream files are played from other origins too: CORP cross-origin there (worker/security.ts).
 app.use("/stream/*", streamSecurityHeaders);
+app.use("/mirror/stream/*", streamSecurityHeaders);
 
 // Configuration (worker/config.ts): a bad variable stops the site with a clear message, never half-works.
 app.use("*", async (c, next) => {
@@ -57,6 +62,8 @@ app.route("/api/media", uploadApi);
 app.route("/api", playsApi);
 // 举报 and 报错 from the viewer pages, the player's error beacon (worker/reports/, docs/admin.md).
 app.route("/api/reports", reportsApi);
+// 线路 the player had to leave, counted for 概览 (worker/lines/).
+app.route("/api", linesApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));
 
 // The embedded account service over HTTP: local development only, off unless EXPOSE_ACCOUNT_API is true.
@@ -81,6 +88,8 @@ app.on(["GET", "HEAD"], "/:file{[0-9]+\\.(?:mp4|webp)}", serveMediaCached);
 
 // Adaptive streaming: playlists, segments, subtitles, storyboard (docs/streaming.md), with CORS.
 app.route("/stream", streamRoutes);
+// The same tree under another path: the built-in catalogue's second 线路 (a mirror served by this site).
+app.route("/mirror/stream", mirrorStreamRoutes);
 
 // SSR catch-all: every path that is not an API, a media file or a static asset.
 app.on(["GET", "HEAD"], "*", handlePage);

@@ -1,6 +1,14 @@
+import type { Context } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "./app-env";
 
 type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
+
+/**
+ * The 线路's other hosts (worker/line-origins.ts, set on page requests): media and the playlists
+ * and segments hls.js fetches may come from them, from no other host.
+ */
+const LINE_ORIGINS = (c: Context) => ((c as Context<AppEnv>).get("lineOrigins") ?? []).join(" ");
 
 /**
  * Security headers of the site's responses; HTML gets a CSP whose
@@ -13,8 +21,8 @@ const SITE_SECURITY: SecureHeadersOptions = {
     scriptSrc: ["'self'", NONCE],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", "data:", "blob:"],
-    mediaSrc: ["'self'", "blob:"],
-    connectSrc: ["'self'"],
+    mediaSrc: ["'self'", "blob:", LINE_ORIGINS],
+    connectSrc: ["'self'", LINE_ORIGINS],
     fontSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],

@@ -50,6 +50,13 @@ export interface PlaybackFigures {
   totalBytes30s: number;
   /** Seek to 80 % → playing again (time advancing), ms; null when it never resumed. */
   seekResumeMs: number | null;
+  /**
+   * 线路 failover (docs/decisions/0086-play-lines.md): 线路1's segments start failing, the player is
+   * sent to a part it has not buffered, and this is the time from that seek to playing there again
+   * on 线路2 (the notice shown, time advancing), ms; null when the title has one line, the engine is
+   * the MP4, or it never resumed.
+   */
+  failoverMs: number | null;
   /** Highest decoded height seen, and the height at the end of the 45 s. */
   maxHeight: number;
   endHeight: number;
@@ -280,6 +287,40 @@ export async function measurePlayback(
       return null;
     });
 
+  // 线路 failover: 线路1 fails from now on (the mirror's /mirror/stream/ is untouched); play an unbuffered part.
+  let failoverMs: number | null = null;
+  if (engine !== "progressive" && (await page.locator(".player-line").count()) > 0) {
+    await page.route(/\/stream\/[0-9]+\/[^/]+\.m4s$/, (route) =>
+      new URL(route.request().url()).pathname.startsWith("/mirror/") ? route.fallback() : route.abort("failed"),
+    );
+    failoverMs = await page
+      .evaluate(async () => {
+        const v = document.querySelector("video");
+        if (!v || !(v.duration > 0)) return null;
+        const buffered = (t: number) =>
+          Array.from({ length: v.buffered.length }, (_, i) => [v.buffered.start(i), v.buffered.end(i)]).some(([a, b]) => a <= t && t < b);
+        const target = [0.05, 0.15, 0.3, 0.5].map((f) => v.duration * f).find((t) => !buffered(t)) ?? v.duration * 0.05;
+        const t0 = performance.now();
+        v.currentTime = target;
+        if (v.paused) void v.play().catch(() => {});
+        return await new Promise<number | null>((resolve) => {
+          const timer = setTimeout(() => resolve(null), 30_000);
+          const check = () => {
+            if (v.currentTime > target + 0.05 && !v.paused && document.querySelector(".player-notice")) {
+              clearTimeout(timer);
+              clearInterval(poll);
+              resolve(performance.now() - t0);
+            }
+          };
+          const poll = setInterval(check, 50);
+        });
+      })
+      .catch((error: unknown) => {
+        console.warn(`failover: ${String(error)}`);
+        return null;
+      });
+  }
+
   clearTimeout(closeWindow);
   // The engine the player ran, read once the player island has surely hydrated (after the 45 s).
   const engineUsed = (await page.getAttribute(".player", "data-engine")) ?? "";
@@ -297,6 +338,7 @@ export async function measurePlayback(
     mediaBytes30s: mediaBytes,
     totalBytes30s: totalBytes,
     seekResumeMs: seekResumeMs === null ? null : Math.round(seekResumeMs),
+    failoverMs: failoverMs === null ? null : Math.round(failoverMs),
     maxHeight: watched.maxHeight,
     endHeight: watched.endHeight,
     hlsJsBytes,

@@ -181,7 +181,7 @@ async function main(): Promise<void> {
           delete figures.waterfall;
           console.log(
             `${profile.name.padEnd(8)} run ${run} ${engine.padEnd(11)} first frame ${fmtMs(figures.firstFrameMs)} (${figures.frameSource}; hydrated ${fmtMs(figures.hydratedMs)}, frame − hydration ${fmtMs(figures.firstFrameVsHydrationMs)}), ` +
-              `stalls ${figures.stalls} / ${fmtMs(figures.stallMs)}, media 30 s ${fmtKb(figures.mediaBytes30s)}, seek ${fmtMs(figures.seekResumeMs)}, height ${figures.maxHeight}/${figures.endHeight}, ` +
+              `stalls ${figures.stalls} / ${fmtMs(figures.stallMs)}, media 30 s ${fmtKb(figures.mediaBytes30s)}, seek ${fmtMs(figures.seekResumeMs)}, failover ${fmtMs(figures.failoverMs)}, height ${figures.maxHeight}/${figures.endHeight}, ` +
               `2nd segment ${figures.secondSegmentHeight === null ? "—" : `${figures.secondSegmentHeight}p`}, hls.js ${fmtKb(figures.hlsJsBytes)}, engine ${figures.engineUsed}`,
           );
         }
@@ -196,8 +196,8 @@ async function main(): Promise<void> {
   const loadFigures = { min: Math.min(...load), mean: load.reduce((a, b) => a + b, 0) / load.length, max: Math.max(...load), cpus: os.cpus().length };
 
   const rows: string[] = [
-    "| link | engine | first frame | hydrated | frame − hydration | stalls (45 s) | stall time | media bytes (30 s) | all bytes (30 s) | seek 80 % → playing | height max / end |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| link | engine | first frame | hydrated | frame − hydration | stalls (45 s) | stall time | media bytes (30 s) | all bytes (30 s) | seek 80 % → playing | 线路 failover → playing | height max / end |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   const summary: Array<Record<string, unknown>> = [];
   let failures = 0;
@@ -213,13 +213,14 @@ async function main(): Promise<void> {
         mediaBytes: median(set.map((f) => f.mediaBytes30s)),
         totalBytes: median(set.map((f) => f.totalBytes30s)),
         seekMs: median(set.map((f) => f.seekResumeMs)),
+        failoverMs: median(set.map((f) => f.failoverMs)),
         maxHeight: median(set.map((f) => f.maxHeight)),
         endHeight: median(set.map((f) => f.endHeight)),
       };
       const used = [...new Set(set.map((f) => f.engineUsed))].join("/");
       summary.push({ profile: profile.name, engine, used, ...m });
       rows.push(
-        `| ${profile.name} | ${engine === "auto" ? `auto (${used})` : engine} | ${fmtMs(m.firstFrameMs)} | ${fmtMs(m.hydratedMs)} | ${fmtMs(m.frameVsHydrationMs)} | ${m.stalls ?? "—"} | ${fmtMs(m.stallMs)} | ${fmtKb(m.mediaBytes)} | ${fmtKb(m.totalBytes)} | ${fmtMs(m.seekMs)} | ${m.maxHeight ?? "—"} / ${m.endHeight ?? "—"} |`,
+        `| ${profile.name} | ${engine === "auto" ? `auto (${used})` : engine} | ${fmtMs(m.firstFrameMs)} | ${fmtMs(m.hydratedMs)} | ${fmtMs(m.frameVsHydrationMs)} | ${m.stalls ?? "—"} | ${fmtMs(m.stallMs)} | ${fmtKb(m.mediaBytes)} | ${fmtKb(m.totalBytes)} | ${fmtMs(m.seekMs)} | ${fmtMs(m.failoverMs)} | ${m.maxHeight ?? "—"} / ${m.endHeight ?? "—"} |`,
       );
       // The targets are the default path's (auto: the engine the page itself chooses) when it is
       // measured; a forced engine's misses are printed for comparison. Without auto, every HLS
@@ -231,6 +232,7 @@ async function main(): Promise<void> {
           misses.push(`first frame ${fmtMs(m.firstFrameMs)} > ${fmtMs(FIRST_FRAME_TARGET_MS[profile.name])}`);
         if (profile.name !== "fast 4G" && (m.stalls ?? 1) > 0) misses.push(`${m.stalls} stalls`);
         if (profile.name === "slow 4G" && (m.seekMs === null || m.seekMs > 1500)) misses.push(`seek ${fmtMs(m.seekMs)} > 1.50 s`);
+        if (profile.name === "slow 4G" && (m.failoverMs === null || m.failoverMs > 3000)) misses.push(`线路 failover ${fmtMs(m.failoverMs)} > 3.00 s`);
         if (misses.length > 0) {
           if (counts) failures++;
           console.log(`${counts ? "target missed" : "(forced engine, for comparison) over a target"}: ${profile.name} ${engine}: ${misses.join(", ")}`);

@@ -16,6 +16,10 @@ import { parseArgs } from "node:util";
 import { validateCatalogue, type TitleEntry } from "../../shared/catalogue/schema";
 import { planMedia } from "../deploy/plan";
 import { subtitleLines } from "../../shared/stream/subtitles";
+import { convertSubtitles } from "../../shared/stream/subtitle-convert";
+import { orderedLanguages } from "../../shared/stream/subtitle-tracks";
+import { DEFAULT_SUBTITLE_LANGUAGES, isSubtitleLanguage, SUBTITLE_LANGUAGES } from "../../shared/stream/contract";
+import { writeSubtitleTracks, type SubtitleTrack } from "../media/subtitle-tracks";
 import { listObjects } from "../deploy/endpoint";
 import { localMedia } from "../deploy/local-media";
 import { uploadMedia } from "../deploy/upload";
@@ -46,7 +50,24 @@ export interface AddOptions {
   url?: string;
   catalogueFile?: string;
   titlesDir?: string;
+  /** 字幕 files by language ("en" → "movie.en.srt"): SRT, ASS or WebVTT, converted to WebVTT (one media file only). */
+  subtitles?: ReadonlyArray<{ language: string; file: string }>;
   log?: (line: string) => void;
+}
+
+/** The --subtitles files read and converted before anything is packed: a bad one stops the command early. */
+async function subtitleTracksOf(list: NonNullable<AddOptions["subtitles"]>): Promise<SubtitleTrack[]> {
+  const tracks: SubtitleTrack[] = [];
+  for (const { language, file } of list) {
+    if (!isSubtitleLanguage(language)) throw new AddError(`--subtitles ${language}=…: the language must be one of ${SUBTITLE_LANGUAGES.join(", ")}`);
+    const text = await readFile(path.resolve(file), "utf8").catch(() => {
+      throw new AddError(`--subtitles ${language}=${file}: cannot read the file`);
+    });
+    const converted = convertSubtitles(text);
+    if (!converted.ok) throw new AddError(`--subtitles ${language}=${file}: ${converted.message}`);
+    tracks.push({ language, cues: converted.cues });
+  }
+  return tracks;
 }
 
 const numberOf = (file: string) => Number(file.replace(/^\/+/, "").replace(/\.\w+$/, ""));
@@ -183,6 +204,12 @@ export async function addMedia(target: string, options: AddOptions = {}): Promis
   for (const p of plan.filter((q) => q.known)) log(`add: ${path.basename(p.info.file)} is already in the catalogue as media ${p.n}: unchanged`);
   if (fresh.length === 0) return { id: entry.id, added: [], unchanged: plan.map((p) => p.n) };
 
+  // 字幕 files: read and converted before packing (a bad file stops here); the packer's zh-CN stays unless replaced.
+  if ((options.subtitles?.length ?? 0) > 0 && fresh.length !== 1)
+    throw new AddError("--subtitles applies to one media file: add episodes one at a time to give each its subtitles");
+  const subtitleTracks = await subtitleTracksOf(options.subtitles ?? []);
+  const subtitleLanguages = orderedLanguages([...DEFAULT_SUBTITLE_LANGUAGES, ...subtitleTracks.map((t) => t.language)]);
+
   // 3. Pack (atomic per media number), cover, source marker.
   for (const p of fresh) {
     const dir = path.join(titlesDir, String(p.n));
@@ -204,6 +231,10 @@ export async function addMedia(target: string, options: AddOptions = {}): Promis
         throw new AddError(`--cover ${options.cover}: not an image ffmpeg can read (${(error as Error).message.split("\n").pop()})`);
       });
       await rename(path.join(dir, "cover.new.webp"), path.join(dir, "cover.webp"));
+    }
+    if (subtitleTracks.length > 0) {
+      await writeSubtitleTracks(dir, r.result.duration, subtitleTracks, subtitleLanguages);
+      log(`subtitles: media ${p.n}: ${subtitleLanguages.join(", ")}`);
     }
     await writeFile(path.join(dir, "source.json"), JSON.stringify({ sha256: p.sha256, name: path.basename(p.info.file) }) + "\n");
   }
@@ -236,11 +267,11 @@ export async function addMedia(target: string, options: AddOptions = {}): Promis
     const duration = formatDuration(p.info.duration);
     if (p.episode !== null) {
       const episodes = [...(entry.episodes ?? [])];
-      episodes[p.episode - 1] = { videoFile: `${p.n}.mp4`, duration };
+      episodes[p.episode - 1] = { videoFile: `${p.n}.mp4`, duration, ...(subtitleTracks.length > 0 ? { subtitles: subtitleLanguages } : {}) };
       if (episodes.some((e) => e === undefined))
         throw new AddError(`${entry.id}: episode ${p.episode} would leave a gap (it has ${entry.episodes?.length ?? 0})`);
       entry.episodes = episodes;
-    }
+    } else if (subtitleTracks.length > 0) entry.subtitles = subtitleLanguages;
     sources[String(p.n)] = { sha256: p.sha256, name: path.basename(p.info.file) };
   }
   if (entry.episodes) {
@@ -277,6 +308,7 @@ export async function addCommand(argv: readonly string[]): Promise<number> {
         remote: { type: "boolean", default: false },
         url: { type: "string" },
         catalogue: { type: "string" },
+        subtitles: { type: "string", multiple: true },
       },
     });
   } catch (error) {
@@ -285,7 +317,9 @@ export async function addCommand(argv: readonly string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
-    console.error("usage: npm run catalogue -- add <file|folder> [--title … --category … --series <id> --episode N --cover image --remote]");
+    console.error(
+      "usage: npm run catalogue -- add <file|folder> [--title … --category … --series <id> --episode N --cover image --subtitles en=file.srt … --remote]",
+    );
     return 2;
   }
   try {
@@ -300,6 +334,10 @@ export async function addCommand(argv: readonly string[]): Promise<number> {
       remote: values.remote,
       url: values.url,
       catalogueFile: values.catalogue ? path.resolve(values.catalogue) : undefined,
+      subtitles: values.subtitles?.map((pair) => {
+        const at = pair.indexOf("=");
+        return { language: at < 0 ? "" : pair.slice(0, at), file: at < 0 ? pair : pair.slice(at + 1) };
+      }),
     });
     // The site reads the catalogue from D1: load the file into the local database (idempotent).
     if (!values.remote) await importCatalogue({ file: values.catalogue ? path.resolve(values.catalogue) : CATALOGUE_FILE });

@@ -49,6 +49,8 @@ const FILE_KEY_ORDER: readonly (keyof TitleEntry)[] = [
   "episodes",
   "status",
   "totalEpisodes",
+  "subtitles",
+  "lines",
   "state",
   "publishAt",
   "version",

@@ -19,8 +19,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { videos, type Video } from "../catalogue/titles";
 import { episodeCount, episodeMedia } from "../../shared/episodes";
-import { mediaNumberOf } from "../../shared/stream/contract";
-import { subtitleLines } from "../../shared/stream/subtitles";
+import { mediaNumberOf, SUBTITLE_NAMES, type SubtitleLanguage } from "../../shared/stream/contract";
+import { subtitleCues, subtitleLines } from "../../shared/stream/subtitles";
+import { subtitleLanguagesOf } from "../../shared/stream/subtitle-tracks";
+import { writeSubtitleTracks } from "./subtitle-tracks";
 import { DEFAULT_ENCODE, type EncodeSettings } from "./ladder";
 import { copyPack, packIfNeeded, readPackResult, type PackResult } from "./pack";
 import { placeholderSource, type PlaceholderOptions } from "./placeholder";
@@ -89,6 +91,10 @@ export interface MediaItem {
   /** What the seven-segment display shows: the title number, or "{title}-{episode}". */
   label: string;
   lines: string[];
+  /** The subtitle languages the catalogue gives this media (zh-CN: `lines`; others get placeholder lines). */
+  languages: SubtitleLanguage[];
+  /** A Latin name for the other languages' placeholder lines (the first alias in Latin letters, else the id). */
+  latinName: string;
 }
 
 function mediaItem(video: Video, titleNumber: number, episode: number): MediaItem {
@@ -102,7 +108,23 @@ function mediaItem(video: Video, titleNumber: number, episode: number): MediaIte
     episode,
     label: episode === 1 ? String(n) : `${titleNumber}-${episode}`,
     lines: subtitleLines(name, video.description),
+    languages: subtitleLanguagesOf(video, episode),
+    latinName: (video.aliases?.find((a) => /^[\x20-\x7e]+$/.test(a)) ?? video.id) + (episode > 1 ? ` — episode ${episode}` : ""),
   };
+}
+
+/** Placeholder lines of a language other than zh-CN: the Latin name, then what the track is. */
+function placeholderLines(item: MediaItem, language: SubtitleLanguage): string[] {
+  if (language === "zh-CN") return item.lines;
+  return [item.latinName, `${SUBTITLE_NAMES[language]} subtitles (placeholder)`, `Media ${item.n}, a built-in title of the catalogue`];
+}
+
+/** The item's languages in its pack: the other languages' files written, the master listing every one. */
+async function addSubtitleLanguages(item: MediaItem, media: TitleMedia): Promise<void> {
+  const tracks = item.languages
+    .filter((l) => l !== "zh-CN")
+    .map((language) => ({ language, cues: subtitleCues(placeholderLines(item, language), media.result.duration) }));
+  await writeSubtitleTracks(media.dir, media.result.duration, tracks, item.languages);
 }
 
 /**
@@ -171,6 +193,12 @@ export async function packTitles(options: TitleMediaOptions = titleMediaOptions(
     }
   }
   done.sort((a, b) => a.n - b.n);
+  // Operator media (catalogue add, a source.json) keep the subtitles their own command wrote.
+  const items = new Map(all.map((item) => [item.n, item]));
+  for (const media of done) {
+    const item = items.get(media.n);
+    if (item && !existsSync(path.join(media.dir, "source.json"))) await addSubtitleLanguages(item, media);
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const episodes = all.filter((t) => t.episode > 1).length;
   log(

@@ -26,6 +26,8 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   status: "更新状态",
   totalEpisodes: "总集数",
   episodes: "剧集",
+  lines: "线路",
+  subtitles: "字幕",
   state: "发布状态",
   publishAt: "定时发布时间",
 };
@@ -64,6 +66,50 @@ export function episodesToLines(entry: Pick<TitleEntry, "episodes">): string {
   return (entry.episodes ?? []).map((e) => [e.videoFile.replace(/^\//, ""), e.duration, ...(e.name ? [e.name] : [])].join(" | ")).join("\n");
 }
 
+/** An address that names a media file (an external line) rather than a mirror of the /stream/ tree. */
+const MEDIA_FILE = /\.(?:m3u8|mp4)(?:\?.*)?$/;
+
+/**
+ * 线路 one a line: "地址" or "名称 | 地址". An address of an .m3u8 or .mp4 file is an external line
+ * (`url`), any other one a mirror serving the /stream/ tree (`mirror`: a host, or a path of this site).
+ */
+export function linesFromText(text: string): Array<Record<string, string>> | undefined {
+  const rows = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (rows.length === 0) return undefined;
+  return rows.map((row) => {
+    const parts = row.split("|").map((p) => p.trim());
+    const address = parts.pop() ?? "";
+    const name = parts.join("|").trim();
+    return { ...(name ? { name } : {}), ...(MEDIA_FILE.test(address) ? { url: address } : { mirror: address }) };
+  });
+}
+
+export function linesToText(entry: Pick<TitleEntry, "lines">): string {
+  return (entry.lines ?? []).map((l) => [...(l.name ? [l.name] : []), l.mirror ?? l.url ?? ""].join(" | ")).join("\n");
+}
+
+/**
+ * What the form does not show, kept from the saved entry: the title's 字幕 languages (set by
+ * uploads) and each episode's own 字幕 and 线路 (matched by its video file, so reordering the
+ * episodes keeps them with their media).
+ */
+export function keepUnshownFields(formed: Record<string, unknown>, saved: TitleEntry): Record<string, unknown> {
+  const next = { ...formed };
+  if (saved.subtitles !== undefined) next.subtitles = saved.subtitles;
+  const file = (f: unknown) => (typeof f === "string" ? f.replace(/^\/+/, "") : "");
+  const byFile = new Map((saved.episodes ?? []).map((e) => [file(e.videoFile), e]));
+  if (Array.isArray(next.episodes)) {
+    next.episodes = (next.episodes as Array<Record<string, unknown>>).map((e) => {
+      const old = byFile.get(file(e.videoFile));
+      return { ...e, ...(old?.subtitles !== undefined ? { subtitles: old.subtitles } : {}), ...(old?.lines !== undefined ? { lines: old.lines } : {}) };
+    });
+  }
+  return next;
+}
+
 /** The state the form asks for, from its 发布状态 choice and the time of 定时发布. */
 export type FormState = "draft" | "published" | "scheduled" | "unpublished";
 
@@ -96,6 +142,8 @@ export function entryFromForm(get: (name: string) => string): Record<string, unk
   if (total !== undefined) entry.totalEpisodes = total;
   const episodes = episodesFromLines(get("episodes"));
   if (episodes) entry.episodes = episodes;
+  const lines = linesFromText(get("lines"));
+  if (lines) entry.lines = lines;
   const state = get("state") as FormState;
   if (state === "draft" || state === "unpublished") entry.state = state;
   else if (state === "scheduled") {
@@ -128,6 +176,7 @@ export function formOfEntry(entry: TitleEntry, shown: FormState, publishAt: numb
     status: entry.status ?? "",
     totalEpisodes: entry.totalEpisodes === undefined ? "" : String(entry.totalEpisodes),
     episodes: episodesToLines(entry),
+    lines: linesToText(entry),
     state: shown,
     publishAt: publishAt > 0 ? toLocalInput(publishAt) : "",
   };

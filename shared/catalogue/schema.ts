@@ -8,6 +8,7 @@
  */
 import * as v from "valibot";
 import { TITLE_ID_PATTERN } from "./title-ids";
+import { SUBTITLE_LANGUAGES } from "../stream/contract";
 
 const text = (min: number, max: number) =>
   v.pipe(
@@ -41,6 +42,41 @@ function keyMessage(issue: v.BaseIssue<unknown>): string {
   return issue.received === "undefined" ? "is missing" : "is not a known field";
 }
 
+/**
+ * 线路 (docs/decisions/0086-play-lines.md): a mirror is the base of a host that serves the same
+ * /stream/ tree ("https://cdn.example.cn", "https://cdn.example.cn/yingshi"), or a path of this
+ * site ("/mirror"); no query, no trailing slash.
+ */
+export const MIRROR_PATTERN = /^(?:https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)?(?:\/[A-Za-z0-9._~-]+)*$/;
+/** An external line: an absolute http(s) URL of an HLS playlist (.m3u8) or an MP4 file. */
+export const LINE_URL_PATTERN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?\/[^\s#]*?\.(?:m3u8|mp4)(?:\?[^\s#]*)?$/;
+
+export const LineSchema = v.pipe(
+  v.strictObject(
+    {
+      /** The 线路 menu's name (default 线路N). */
+      name: v.optional(text(1, 12)),
+      mirror: v.optional(
+        v.pipe(
+          v.string("must be text"),
+          v.regex(MIRROR_PATTERN, 'must be a host and path such as "https://cdn.example.cn" or "/mirror"'),
+          v.check((s) => s !== "", "must not be empty"),
+        ),
+      ),
+      url: v.optional(v.pipe(v.string("must be text"), v.regex(LINE_URL_PATTERN, "must be an http(s) URL of a .m3u8 or .mp4 file"))),
+    },
+    keyMessage,
+  ),
+  v.check((line) => (line.mirror === undefined) !== (line.url === undefined), 'must have either "mirror" or "url"'),
+);
+
+const lines = v.pipe(v.array(LineSchema, "must be a list of lines"), v.maxLength(8, "must hold at most 8 lines"));
+/** The media's subtitle languages; absent: zh-CN, what the packers write. */
+const subtitles = v.pipe(
+  v.array(v.picklist(SUBTITLE_LANGUAGES, `must be one of ${SUBTITLE_LANGUAGES.join(", ")}`), "must be a list of languages"),
+  v.check((list) => new Set(list).size === list.length, "must not repeat a language"),
+);
+
 /** 发布状态 (docs/decisions/0074-live-catalogue.md): absent means published. */
 export const PUBLICATION_STATES = ["draft", "published", "unpublished"] as const;
 export type PublicationState = (typeof PUBLICATION_STATES)[number];
@@ -53,6 +89,10 @@ export const EpisodeSchema = v.strictObject(
     name: v.optional(text(1, 40)),
     videoFile,
     duration,
+    /** This episode's subtitle languages (episode 1: else the title's). */
+    subtitles: v.optional(subtitles),
+    /** This episode's own lines after the title's mirrors (external URLs). */
+    lines: v.optional(lines),
   },
   keyMessage,
 );
@@ -105,6 +145,10 @@ export const TitleSchema = v.strictObject(
     publishAt: v.optional(v.pipe(v.string("must be text"), v.regex(PUBLISH_AT_PATTERN, 'must look like "2025-07-01T20:00:00+08:00"'))),
     /** The live catalogue's version of the title when it was exported (npm run catalogue -- export). */
     version: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
+    /** Subtitle languages of the title's own media (a series: episode 1, unless it names its own). */
+    subtitles: v.optional(subtitles),
+    /** 线路 after the site's own: mirrors (every episode) and, for a single title, external URLs. */
+    lines: v.optional(lines),
     /** A series or variety show: episode N is episodes[N - 1]. */
     episodes: v.optional(
       v.pipe(
@@ -168,6 +212,10 @@ function crossChecks(titles: ReadonlyArray<{ index: number; entry: TitleEntry }>
       if (entry.totalEpisodes !== undefined && entry.totalEpisodes < entry.episodes.length)
         add("totalEpisodes", `is ${entry.totalEpisodes} but ${entry.episodes.length} episodes are listed`);
     } else if (entry.totalEpisodes !== undefined) add("totalEpisodes", "is set but the title has no episodes");
+    if (entry.episodes)
+      entry.lines?.forEach((line, i) => {
+        if (line.url !== undefined) add(`lines.${i}.url`, "an external URL of a series belongs to its episode (episodes.N.lines)");
+      });
   }
   return problems;
 }

@@ -1,6 +1,8 @@
 import type { CSSProperties } from "react";
 import { clockText, fullscreenLabel, muteLabel, playLabel, withKey } from "../playback/control-labels";
 import { PLAYBACK_RATES, type QualityChoice } from "../library";
+import type { PlayLine } from "../playback/lines";
+import { SUBTITLE_NAMES, type SubtitleLanguage } from "../stream/contract";
 import type { StoryboardCue } from "../stream/storyboard";
 import { Icon } from "./icons";
 import { MenuButton } from "./MenuButton";
@@ -24,7 +26,13 @@ export interface PlayerControlsProps {
   quality: QualityChoice;
   /** Height playing now (for 自动(720P)). */
   height: number | null;
-  subtitles: boolean;
+  /** The 字幕 language shown, null while off. */
+  subtitles: SubtitleLanguage | null;
+  /** The media's subtitle languages (the 字幕 menu's choices after 关闭). */
+  subtitleLanguages: readonly SubtitleLanguage[];
+  /** 线路: a menu only when there is more than one. */
+  lines: readonly PlayLine[];
+  line: number;
   onTogglePlay: () => void;
   onRestart: () => void;
   onToggleMute: () => void;
@@ -32,7 +40,8 @@ export interface PlayerControlsProps {
   onSeek: (time: number) => void;
   onRate: (rate: number) => void;
   onQuality: (choice: QualityChoice) => void;
-  onToggleSubtitles: () => void;
+  onSubtitles: (choice: SubtitleLanguage | "off") => void;
+  onLine: (index: number) => void;
   onTogglePip: () => void;
   onToggleFullscreen: () => void;
   onPreviewWanted: () => void;
@@ -41,6 +50,7 @@ export interface PlayerControlsProps {
 
 const rateLabel = (rate: number) => `${rate}×`;
 const RATE_ITEMS = PLAYBACK_RATES.map((r) => ({ value: r, label: rateLabel(r) }));
+const SUBTITLES_OFF = "关闭";
 
 /** The bar over the bottom of the player: progress with seek preview, then the buttons. */
 export function PlayerControls(p: PlayerControlsProps) {
@@ -50,6 +60,11 @@ export function PlayerControls(p: PlayerControlsProps) {
     { value: "auto", label: autoLabel(p.quality === "auto" ? p.height : null) },
   ];
   const qualityNow = p.quality === "auto" ? autoLabel(p.height) : levelLabel(p.quality);
+  const subtitleItems: { value: SubtitleLanguage | "off"; label: string }[] = [
+    { value: "off", label: SUBTITLES_OFF },
+    ...p.subtitleLanguages.map((l) => ({ value: l, label: SUBTITLE_NAMES[l] })),
+  ];
+  const lineNow = p.lines[p.line]?.name ?? "";
   return (
     <div className="player-controls">
       <SeekBar time={p.time} duration={p.duration} onSeek={p.onSeek} onPreviewWanted={p.onPreviewWanted} cueAt={p.cueAt} />
@@ -117,16 +132,28 @@ export function PlayerControls(p: PlayerControlsProps) {
             onSelect={p.onQuality}
           />
         ) : null}
-        <button
-          type="button"
-          className="player-button player-subtitles"
-          aria-label="字幕"
-          aria-pressed={p.subtitles}
-          title={p.subtitles ? "关闭字幕 (C)" : "开启字幕 (C)"}
-          onClick={p.onToggleSubtitles}
-        >
-          <Icon name="subtitles" />
-        </button>
+        {p.lines.length > 1 ? (
+          <MenuButton<number>
+            className="player-line"
+            label={lineNow}
+            ariaLabel={`线路：${lineNow}`}
+            title="线路"
+            items={p.lines.map((l) => ({ value: l.index, label: l.name }))}
+            selected={p.line}
+            onSelect={p.onLine}
+          />
+        ) : null}
+        {p.subtitleLanguages.length > 0 ? (
+          <MenuButton<SubtitleLanguage | "off">
+            className="player-subtitles"
+            label={<Icon name="subtitles" />}
+            ariaLabel={`字幕：${p.subtitles ? SUBTITLE_NAMES[p.subtitles] : SUBTITLES_OFF}`}
+            title="字幕 (C)"
+            items={subtitleItems}
+            selected={p.subtitles ?? "off"}
+            onSelect={p.onSubtitles}
+          />
+        ) : null}
         {p.pip ? (
           <button type="button" className="player-button player-pip" aria-label="画中画" title="画中画" onClick={p.onTogglePip}>
             <Icon name="pip" />

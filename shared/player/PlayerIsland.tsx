@@ -4,7 +4,8 @@ import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { earlyInput } from "./early-input";
 import { holdUntilIslandHydrates } from "./island-hydration";
 import { episodeMedia } from "../episodes";
-import { masterPlaylistPath, mediaNumberOf, subtitlesPath } from "../stream/contract";
+import { masterPlaylistPath, mediaNumberOf, subtitlesPath, SUBTITLE_NAMES } from "../stream/contract";
+import { subtitleLanguagesOf } from "../stream/subtitle-tracks";
 import { HLS_MIME } from "../playback/engine-choice";
 import { loadHls } from "./load-hls";
 import { pageEngine } from "./page-engine";
@@ -75,12 +76,16 @@ function PlayerPoster({ video, episode = 1 }: PlayerProps) {
 function PlayerUnavailable({ video, episode = 1 }: PlayerProps) {
   const { videoFile, coverImage } = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}` };
   const n = mediaNumberOf(videoFile) ?? "0";
+  const [first = "zh-CN", ...others] = subtitleLanguagesOf(video, episode);
   return (
     <div className="player" role="region" aria-label={`视频播放器：${video.title}`}>
       <video className="player-video" poster={coverImage} controls playsInline preload="metadata" width={COVER_WIDTH} height={COVER_HEIGHT}>
         <source src={masterPlaylistPath(n)} type={HLS_MIME} />
         <source src={videoFile} type="video/mp4" />
-        <track kind="captions" src={subtitlesPath(n)} srcLang="zh-CN" label="中文" />
+        <track kind="captions" src={subtitlesPath(n, first)} srcLang={first} label={SUBTITLE_NAMES[first]} />
+        {others.map((language) => (
+          <track key={language} kind="captions" src={subtitlesPath(n, language)} srcLang={language} label={SUBTITLE_NAMES[language]} />
+        ))}
       </video>
     </div>
   );

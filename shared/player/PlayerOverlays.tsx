@@ -28,6 +28,16 @@ export function SubtitleText({ text }: { text: string }) {
   );
 }
 
+/** 已切换到线路2: the player moved to another line by itself. */
+export function LineNotice({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <div className="player-notice" role="status">
+      {text}
+    </div>
+  );
+}
+
 /** 快进 10 秒 / 快退 10 秒 / 2× 倍速播放中 after a touch gesture. */
 export function GestureHintView({ hint }: { hint: GestureHint | null }) {
   if (!hint) return null;

@@ -1,18 +1,21 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { preload } from "react-dom";
 import { useLocation, useNavigate } from "react-router";
 import type { Video } from "../catalogue/types";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { danmakuRoomId, episodeMedia } from "../episodes";
-import { masterPlaylistPath, mediaNumberOf, storyboardPath, subtitlesPath } from "../stream/contract";
+import { mediaNumberOf, storyboardPath, subtitlesPath, SUBTITLE_NAMES, type SubtitleLanguage } from "../stream/contract";
+import { subtitleLanguagesOf } from "../stream/subtitle-tracks";
+import { playLines, startLine } from "../playback/lines";
 import { playerConfig } from "../playback/config";
 import { PlayerControls } from "./PlayerControls";
-import { BigPlay, GestureHintView, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
+import { BigPlay, GestureHintView, LineNotice, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
 import { HLS_MIME, initialSource } from "../playback/engine-choice";
 import { DanmakuMount, type ReportAt } from "./danmaku/DanmakuMount";
 import { earlyInput, type EarlyDecisions } from "./early-input";
 import { useAutoHideControls } from "./useAutoHideControls";
 import { useFullscreen } from "./useFullscreen";
+import { rememberedLine, rememberLine, reportLineFailure, useLineFailover } from "./useLineFailover";
 import { usePlaybackFailure } from "./usePlaybackFailure";
 import { sendFailureBeacon } from "./failure-beacon";
 import { usePlaybackMemory } from "./usePlaybackMemory";
@@ -25,6 +28,8 @@ import { streamStartPreloads } from "../playback/stream-start";
 import { useStream } from "./useStream";
 import { useSubtitles } from "./useSubtitles";
 import { useTouchGestures } from "./useTouchGestures";
+
+const noSubscription = () => () => {};
 
 /**
  * The custom player of the detail page (spec §4; mounted through PlayerIsland.tsx). The server
@@ -41,7 +46,10 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const { videoFile, coverImage } = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}` };
   const n = mediaNumberOf(videoFile) ?? "0";
   const poster = coverImage;
-  const master = masterPlaylistPath(n);
+  // 线路: the site's own stream first (what the server renders), then the title's other lines.
+  const lines = useMemo(() => playLines(video, episode), [video, episode]);
+  const master = lines[0]?.src ?? `/stream/${n}/master.m3u8`;
+  const languages = useMemo(() => subtitleLanguagesOf(video, episode), [video, episode]);
   // What the server puts in the <video> (the ?engine= override of the benchmark and tests included).
   const engine = new URLSearchParams(useLocation().search).get("engine");
   const source = initialSource(engine);
@@ -52,7 +60,6 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   for (const href of streamStartPreloads(video, episode, engine)) preload(href, { as: "fetch", crossOrigin: "anonymous", fetchPriority: "high" });
 
   const videoRef = useRef<HTMLVideoElement>(null);
-  const trackRef = useRef<HTMLTrackElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   // 举报 of the 弹幕 under a right click or a long press (set by the overlay once loaded).
   const reportDanmakuAt = useRef<ReportAt | null>(null);
@@ -68,9 +75,29 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   usePlayBeacon(videoRef, video.id);
   const { lib, dismissResume } = memory;
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
-  const stream = useStream(videoRef, master, videoFile, lib.ready ? lib.prefs.quality : null);
+  // The remembered line is read in the browser once mounted (the server renders line 1).
+  const firstLine = useSyncExternalStore(
+    noSubscription,
+    () => startLine(lines, rememberedLine(video.id)),
+    () => null,
+  );
+  const stream = useStream(videoRef, lines, videoFile, lib.ready ? lib.prefs.quality : null, {
+    startLine: firstLine,
+    onLineFailed: (failedLine, next) => {
+      reportLineFailure(video.id, episode, failedLine);
+      failover.announce(next);
+    },
+  });
+  const failover = useLineFailover(videoRef, lines, stream);
   const storyboard = useStoryboard(storyboardPath(n));
-  const subtitleText = useSubtitles(trackRef, lib.ready && lib.prefs.subtitles);
+  // 字幕: the remembered language where the media has it, else its first one; none while off.
+  const subtitleLanguage: SubtitleLanguage | null =
+    lib.ready && lib.prefs.subtitles && languages.length > 0
+      ? languages.includes(lib.prefs.subtitleLanguage)
+        ? lib.prefs.subtitleLanguage
+        : languages[0]
+      : null;
+  const subtitleText = useSubtitles(videoRef, subtitleLanguage);
   const fullscreen = useFullscreen(boxRef, videoRef);
 
   const { failed, onError, retry, onPlaying, isHandled } = usePlaybackFailure(videoRef, {
@@ -83,6 +110,12 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   });
 
   const toggleSubtitles = () => memory.setPrefs({ subtitles: !lib.prefs.subtitles });
+  const chooseSubtitles = (choice: SubtitleLanguage | "off") =>
+    memory.setPrefs(choice === "off" ? { subtitles: false } : { subtitles: true, subtitleLanguage: choice });
+  const chooseLine = (index: number) => {
+    rememberLine(video.id, index);
+    stream.chooseLine(index);
+  };
   const chooseQuality = (choice: typeof lib.prefs.quality) => {
     memory.setPrefs({ quality: choice });
     stream.setQuality(choice);
@@ -175,7 +208,9 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         onError={onError}
       >
         {source === "hls" ? <source src={master} type={HLS_MIME} /> : source === "mp4" ? <source src={videoFile} type="video/mp4" /> : null}
-        <track ref={trackRef} kind="captions" src={subtitlesPath(n)} srcLang="zh-CN" label="中文" />
+        {languages.map((language) => (
+          <track key={language} kind="captions" src={subtitlesPath(n, language)} srcLang={language} label={SUBTITLE_NAMES[language]} />
+        ))}
       </video>
       <DanmakuMount videoRef={videoRef} room={danmakuRoomId(video, episode)} reportAtRef={reportDanmakuAt} />
       <SubtitleText text={subtitleText} />
@@ -194,6 +229,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         />
       ) : null}
       {failed ? <PlaybackError onRetry={retry} /> : null}
+      <LineNotice text={failover.notice} />
       <PlayerControls
         {...state}
         fullscreen={fullscreen.fullscreen}
@@ -202,7 +238,10 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         adaptive={stream.kind !== "progressive"}
         quality={lib.prefs.quality}
         height={stream.height}
-        subtitles={lib.prefs.subtitles}
+        subtitles={subtitleLanguage}
+        subtitleLanguages={languages}
+        lines={lines}
+        line={stream.line}
         onTogglePlay={cmd.togglePlay}
         onRestart={cmd.restart}
         onToggleMute={cmd.toggleMute}
@@ -210,7 +249,8 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         onSeek={cmd.seek}
         onRate={cmd.changeRate}
         onQuality={chooseQuality}
-        onToggleSubtitles={toggleSubtitles}
+        onSubtitles={chooseSubtitles}
+        onLine={chooseLine}
         onTogglePip={cmd.togglePip}
         onToggleFullscreen={fullscreen.toggle}
         onPreviewWanted={storyboard.load}

@@ -22,6 +22,8 @@ export interface EngineEvents {
   onFatal: (reason: string) => void;
   /** The element is bound to the stream: play() now plays it (hls.js attaches asynchronously). */
   onAttached: () => void;
+  /** A request of the stream failed and is being retried (the 线路 failover weighs it: shared/playback/lines.ts). */
+  onTrouble?: () => void;
 }
 
 /** The browser's own estimate of the link, in bits/s. */
@@ -106,7 +108,8 @@ export class HlsPlayback {
   }
 
   /** @internal */
-  report(change: { height?: number | null; attached?: true; fatal?: string }): void {
+  report(change: { height?: number | null; attached?: true; fatal?: string; trouble?: true }): void {
+    if (change.trouble) this.#events?.onTrouble?.();
     if (change.height !== undefined) {
       this.height = change.height;
       this.#events?.onHeight(change.height);
@@ -127,7 +130,7 @@ export class HlsPlayback {
  * buffer until the video plays, then a long one; 自动 on the lowest rung, a remembered 清晰度 on
  * its rendition; one recovery from a media error, then a fatal error.
  */
-export function startHls(Hls: typeof HlsType, video: HTMLVideoElement, master: string, choice: QualityChoice): HlsPlayback {
+export function startHls(Hls: typeof HlsType, video: HTMLVideoElement, master: string, choice: QualityChoice, startPosition = -1): HlsPlayback {
   const cfg = playerConfig.hls;
   const config: Partial<HlsConfig> = {
     enableWorker: false, // fMP4 needs no transmuxing; the CSP allows no blob: workers
@@ -137,6 +140,7 @@ export function startHls(Hls: typeof HlsType, video: HTMLVideoElement, master: s
     abrEwmaDefaultEstimate: bandwidthEstimate() ?? cfg.defaultEstimateBps,
     capLevelToPlayerSize: true,
     startFragPrefetch: true,
+    startPosition, // -1: from the start; a 线路 switch goes on where the last line stopped
   };
   const h = new Hls(config);
   const playback = new HlsPlayback(h, video, master);
@@ -145,7 +149,10 @@ export function startHls(Hls: typeof HlsType, video: HTMLVideoElement, master: s
   h.on(Hls.Events.LEVEL_SWITCHED, (_e, data: LevelSwitchedData) => playback.report({ height: h.levels[data.level]?.height ?? null }));
   h.on(Hls.Events.FRAG_BUFFERED, () => playback.segments++);
   h.on(Hls.Events.ERROR, (_e, data: ErrorData) => {
-    if (!data.fatal) return;
+    if (!data.fatal) {
+      if (data.type === Hls.ErrorTypes.NETWORK_ERROR) playback.report({ trouble: true });
+      return;
+    }
     if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recoveredMedia) {
       recoveredMedia = true;
       h.recoverMediaError();

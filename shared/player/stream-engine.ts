@@ -25,12 +25,18 @@ function resumeAt(video: HTMLVideoElement, time: number, play: boolean): void {
 
 /** Swaps the element's source and keeps the position and play state. */
 export function switchSource(video: HTMLVideoElement, url: string): void {
-  const time = video.currentTime;
-  const play = !video.paused;
+  loadAt(video, url, { time: video.currentTime, play: !video.paused });
+}
+
+/** Loads `url` into the element and goes on at `at`. */
+export function loadAt(video: HTMLVideoElement, url: string, at: ResumePoint): void {
   video.src = url;
   video.load();
-  resumeAt(video, time, play);
+  resumeAt(video, at.time, at.play);
 }
+
+/** A URL as the player keeps it: a path on this site, the whole URL on another host (a 线路's). */
+const sitePath = (url: URL) => (url.origin === location.origin ? url.pathname : url.href);
 
 async function fetchLevels(master: string): Promise<Level[]> {
   // The playlist parser is not needed before the page is interactive: it comes with the playlist.
@@ -38,22 +44,29 @@ async function fetchLevels(master: string): Promise<Level[]> {
   if (!res.ok) throw new Error(`master playlist ${res.status}`);
   const base = new URL(master, location.href);
   return sortedLevels(
-    parseMasterPlaylist(await res.text()).variants.map((v) => ({ height: v.height, bandwidth: v.bandwidth, url: new URL(v.uri, base).pathname })),
+    parseMasterPlaylist(await res.text()).variants.map((v) => ({ height: v.height, bandwidth: v.bandwidth, url: sitePath(new URL(v.uri, base)) })),
   );
 }
 
-/** Native HLS: the element already has the master playlist as its <source>. */
-function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents): StreamEngine {
+/** Where a 线路 switch goes on: the position and whether it was playing (null: the page's own start). */
+export interface ResumePoint {
+  time: number;
+  play: boolean;
+}
+
+/** Native HLS: the element already has the master playlist as its <source>, unless `resume` asks for another line. */
+function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents, resume: ResumePoint | null): StreamEngine {
   let levels: Level[] = [];
   let destroyed = false;
   const report = () => events.onHeight(nearestHeight(levels, video.videoHeight));
   const apply = (c: QualityChoice) => {
     const level = levelForChoice(levels, c);
     const target = level ? level.url : master;
-    if (new URL(video.currentSrc || master, location.href).pathname === target) return;
+    if (sitePath(new URL(video.currentSrc || master, location.href)) === sitePath(new URL(target, location.href))) return;
     switchSource(video, target);
   };
   video.addEventListener("resize", report);
+  if (resume) loadAt(video, master, resume);
   events.onAttached();
   fetchLevels(master)
     .then((l) => {
@@ -81,7 +94,7 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
  * hls.js over Media Source Extensions: takes over the page's early start when there is one for
  * this element and stream (hls-playback.ts), else starts hls.js itself.
  */
-function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents): StreamEngine {
+function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents, resume: ResumePoint | null): StreamEngine {
   let playback: HlsPlayback | null = null;
   let destroyed = false;
   const take = (p: HlsPlayback) => {
@@ -96,7 +109,8 @@ function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityCho
     void loadHls().then((Hls) => {
       if (destroyed) return;
       if (!Hls.isSupported()) return events.onFatal("hls.js is not supported here");
-      take(startHls(Hls, video, master, choice));
+      take(startHls(Hls, video, master, choice, resume ? resume.time : -1));
+      if (resume?.play) video.addEventListener("canplay", () => void video.play().catch(() => {}), { once: true });
     });
   }
   return {
@@ -113,10 +127,17 @@ function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityCho
   };
 }
 
-/** Starts the stream of `master` on `video` with the given engine. */
-export function startEngine(kind: EngineKind, video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents): StreamEngine {
-  if (kind === "native") return nativeEngine(video, master, choice, events);
-  if (kind === "hlsjs") return hlsjsEngine(video, master, choice, events);
+/** Starts the stream of `master` on `video` with the given engine (`resume`: a 线路 switch, from that point). */
+export function startEngine(
+  kind: EngineKind,
+  video: HTMLVideoElement,
+  master: string,
+  choice: QualityChoice,
+  events: EngineEvents,
+  resume: ResumePoint | null = null,
+): StreamEngine {
+  if (kind === "native") return nativeEngine(video, master, choice, events, resume);
+  if (kind === "hlsjs") return hlsjsEngine(video, master, choice, events, resume);
   events.onAttached();
   return { kind, setQuality: () => {}, destroy: () => {} };
 }

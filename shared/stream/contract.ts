@@ -8,19 +8,40 @@
  *   /stream/{n}/{h}p.m3u8                    media playlist of one rendition   short cache
  *   /stream/{n}/{h}p-{v}-init.mp4            CMAF init segment                 immutable
  *   /stream/{n}/{h}p-{v}-{nnnnn}.m4s         CMAF media segment (5 digits)     immutable
- *   /stream/{n}/subtitles-zh-CN.m3u8         subtitle media playlist           short cache
- *   /stream/{n}/subtitles-zh-CN.vtt          zh-CN WebVTT subtitles            short cache
+ *   /stream/{n}/subtitles-{lang}.m3u8        subtitle media playlist           short cache
+ *   /stream/{n}/subtitles-{lang}.vtt         WebVTT subtitles of one language  short cache
  *   /stream/{n}/storyboard.vtt               seek-preview cues (#xywh=)        short cache
  *   /stream/{n}/sb-{v}-{k}.jpg               storyboard sprite sheet k         immutable
  *
  * {h}: rendition height (3–4 digits, e.g. 270, 360, 720, 1080); {v}: 8 lower-case hex
  * characters, a version that changes whenever the bytes behind a name would (the packer
  * derives it from the source and the encoding settings), so immutable names never change
- * meaning; {k}: sprite sheet index from 0. Nothing else under /stream/ exists.
+ * meaning; {k}: sprite sheet index from 0; {lang}: one of SUBTITLE_LANGUAGES. Nothing else
+ * under /stream/ exists.
  */
 
 /** The media number of a title: `/{n}.mp4`, `/{n}.webp`, `/stream/{n}/…`. Same rule as the progressive files. */
 export const MEDIA_NUMBER = /^[1-9][0-9]{0,5}$/;
+
+/** The subtitle languages a title may have (BCP 47 tags, as the master playlist's LANGUAGE says them). */
+export const SUBTITLE_LANGUAGES = ["zh-CN", "zh-TW", "en", "ja", "ko"] as const;
+export type SubtitleLanguage = (typeof SUBTITLE_LANGUAGES)[number];
+/** The name of each language in the 字幕 menu and the master playlist's NAME. */
+export const SUBTITLE_NAMES: Readonly<Record<SubtitleLanguage, string>> = {
+  "zh-CN": "简体中文",
+  "zh-TW": "繁體中文",
+  en: "English",
+  ja: "日本語",
+  ko: "한국어",
+};
+/** What both packers write (the placeholder's zh-CN cues): the languages of media whose entry names none. */
+export const DEFAULT_SUBTITLE_LANGUAGES: readonly SubtitleLanguage[] = ["zh-CN"];
+
+export function isSubtitleLanguage(value: unknown): value is SubtitleLanguage {
+  return typeof value === "string" && (SUBTITLE_LANGUAGES as readonly string[]).includes(value);
+}
+
+const LANGUAGE_ALTERNATIVES = SUBTITLE_LANGUAGES.join("|");
 
 export type StreamFileKind = "master" | "media-playlist" | "init" | "segment" | "subtitle-playlist" | "subtitles" | "storyboard" | "sprite";
 
@@ -30,8 +51,8 @@ const FILE_PATTERNS: ReadonlyArray<readonly [StreamFileKind, RegExp]> = [
   ["media-playlist", /^[1-9][0-9]{2,3}p\.m3u8$/],
   ["init", /^[1-9][0-9]{2,3}p-[0-9a-f]{8}-init\.mp4$/],
   ["segment", /^[1-9][0-9]{2,3}p-[0-9a-f]{8}-[0-9]{5}\.m4s$/],
-  ["subtitle-playlist", /^subtitles-zh-CN\.m3u8$/],
-  ["subtitles", /^subtitles-zh-CN\.vtt$/],
+  ["subtitle-playlist", new RegExp(`^subtitles-(?:${LANGUAGE_ALTERNATIVES})\\.m3u8$`)],
+  ["subtitles", new RegExp(`^subtitles-(?:${LANGUAGE_ALTERNATIVES})\\.vtt$`)],
   ["storyboard", /^storyboard\.vtt$/],
   ["sprite", /^sb-[0-9a-f]{8}-[0-9]{1,3}\.jpg$/],
 ];
@@ -109,7 +130,7 @@ export function streamPath(n: number | string, name: string): string {
 
 export const masterPlaylistPath = (n: number | string) => streamPath(n, "master.m3u8");
 export const storyboardPath = (n: number | string) => streamPath(n, "storyboard.vtt");
-export const subtitlesPath = (n: number | string) => streamPath(n, "subtitles-zh-CN.vtt");
+export const subtitlesPath = (n: number | string, language: SubtitleLanguage = "zh-CN") => streamPath(n, streamNames.subtitlesOf(language));
 
 /**
  * Height of the rendition every ladder starts with (scripts/media/ladder.ts): the packer lists
@@ -156,6 +177,8 @@ export const streamNames = {
   segment: (h: number, v: string, seq: number) => `${h}p-${v}-${String(seq).padStart(5, "0")}.m4s`,
   subtitlePlaylist: "subtitles-zh-CN.m3u8",
   subtitles: "subtitles-zh-CN.vtt",
+  subtitlePlaylistOf: (language: SubtitleLanguage) => `subtitles-${language}.m3u8`,
+  subtitlesOf: (language: SubtitleLanguage) => `subtitles-${language}.vtt`,
   storyboard: "storyboard.vtt",
   sprite: (v: string, k: number) => `sb-${v}-${k}.jpg`,
 } as const;

@@ -143,14 +143,15 @@ describe("seek preview", () => {
 });
 
 describe("字幕", () => {
-  it("the toggle shows the zh-CN subtitles, is remembered across a reload, and turns off", async () => {
+  it("the menu shows the zh-CN subtitles readable on a phone, is remembered across a reload, and C turns them off", async () => {
     const context = await browser().newContext({ viewport: PHONE, deviceScaleFactor: 1 });
     const { page, log } = await open(context, PAGE);
     await waitPlaying(page, 0.3);
-    const toggle = page.locator('.player button[aria-label="字幕"]');
-    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
-    await toggle.click();
-    expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+    const menu = page.locator(".player-subtitles .player-menu-button");
+    expect(await menu.getAttribute("aria-label")).toBe("字幕：关闭");
+    await menu.click();
+    await page.click(".player-subtitles .player-menu-list button:has-text('简体中文')");
+    expect(await menu.getAttribute("aria-label")).toBe("字幕：简体中文");
     const line = page.locator(".player-subtitle span").first();
     await line.waitFor({ state: "visible", timeout: 15_000 });
     expect((await line.textContent())?.trim().length).toBeGreaterThan(0);
@@ -162,10 +163,10 @@ describe("字幕", () => {
 
     await page.reload();
     await waitForHydration(page);
-    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(() => menu.getAttribute("aria-label")).toBe("字幕：简体中文");
     await page.locator(".player-subtitle span").first().waitFor({ state: "visible", timeout: 15_000 });
     await page.keyboard.press("c");
-    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+    expect(await menu.getAttribute("aria-label")).toBe("字幕：关闭");
     await page.locator(".player-subtitle").waitFor({ state: "detached" });
     expect(log.errors).toEqual([]);
     await context.close();
@@ -236,7 +237,8 @@ describe("touch gestures (phone emulation)", () => {
     const names = buttons.map((b) => b.name);
     expect(names.some((n) => n === "暂停" || n === "播放")).toBe(true);
     expect(names.some((n) => n.startsWith("清晰度"))).toBe(true);
-    expect(names).toContain("字幕");
+    expect(names.some((n) => n.startsWith("字幕："))).toBe(true);
+    expect(names.some((n) => n.startsWith("线路："))).toBe(true);
     expect(names).toContain("全屏");
     for (const b of buttons) {
       expect(b.w, b.name).toBeGreaterThanOrEqual(44);

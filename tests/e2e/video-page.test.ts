@@ -30,7 +30,9 @@ describe("video detail page", () => {
     expect(tag).toMatch(/\sautoplay=""/i);
     expect(tag).toMatch(/\smuted=""/);
     expect(html).toMatch(/<source src="\/stream\/1\/master.m3u8" type="application\/vnd.apple.mpegurl"\/?>/);
-    expect(html).toMatch(/<track kind="captions" src="\/stream\/1\/subtitles-zh-CN.vtt" srcLang="zh-CN" label="中文"\/?>/i);
+    // One track per language of the title (catalogue/titles.json: zh-CN and English), none loaded until chosen.
+    expect(html).toMatch(/<track kind="captions" src="\/stream\/1\/subtitles-zh-CN.vtt" srcLang="zh-CN" label="简体中文"\/?>/i);
+    expect(html).toMatch(/<track kind="captions" src="\/stream\/1\/subtitles-en.vtt" srcLang="en" label="English"\/?>/i);
     expect(html).toMatch(/<link rel="preload"[^>]*href="\/1.webp"/);
     expect(html).toMatch(/<link rel="preload"[^>]*href="\/stream\/1\/master.m3u8"[^>]*as="fetch"/);
     expect(html).toMatch(/<link rel="preload"[^>]*href="\/stream\/1\/270p.m3u8"[^>]*as="fetch"/);

@@ -41,7 +41,7 @@ const arbLibrary = fc
 describe("constants", () => {
   it("match the spec", () => {
     expect(HISTORY_LIMIT).toBe(100);
-    expect(DEFAULT_PREFS).toEqual({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false });
+    expect(DEFAULT_PREFS).toEqual({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false, subtitleLanguage: "zh-CN" });
     expect(EMPTY_LIBRARY).toEqual({ favourites: [], history: [] });
     expect(PLAYBACK_RATES).toEqual([0.5, 0.75, 1, 1.25, 1.5, 2]);
   });
@@ -203,12 +203,13 @@ describe("parsePrefs", () => {
   });
 
   it("keeps good values", () => {
-    expect(parsePrefs({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true })).toEqual({
+    expect(parsePrefs({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true, subtitleLanguage: "en" })).toEqual({
       volume: 0.3,
       muted: true,
       rate: 1.5,
       quality: 720,
       subtitles: true,
+      subtitleLanguage: "en",
     });
     expect(parsePrefs({ volume: 0, muted: false, rate: 0.5, quality: "auto", subtitles: false })).toEqual({
       volume: 0,
@@ -216,6 +217,7 @@ describe("parsePrefs", () => {
       rate: 0.5,
       quality: "auto",
       subtitles: false,
+      subtitleLanguage: "zh-CN",
     });
   });
 
@@ -223,6 +225,7 @@ describe("parsePrefs", () => {
     for (const bad of ["720", 720.5, 0, -360, 100, 10_000, null, {}]) expect(parsePrefs({ quality: bad }).quality).toBe("auto");
     for (const good of [144, 270, 360, 1080, 2160]) expect(parsePrefs({ quality: good }).quality).toBe(good);
     expect(parsePrefs({ subtitles: "yes" }).subtitles).toBe(false);
+    for (const bad of ["fr", "zh-cn", 1, null]) expect(parsePrefs({ subtitleLanguage: bad }).subtitleLanguage).toBe("zh-CN");
   });
 
   it("clamps the volume to 0..1 and the rate to the allowed list", () => {

@@ -12,13 +12,27 @@ const series = getVideo("video_003")!;
 const variety = getVideo("video_004")!;
 
 describe("vod_play_url building", () => {
-  it("a film: one 正片 per source, the master playlist first and the MP4 second", () => {
+  it("a film: one 正片 per source, the master playlist first and the MP4 second, then each other 线路 as its own source", () => {
     expect(playLists(film, ORIGIN)).toEqual({
-      from: "m3u8$$$mp4",
-      url: `正片$${ORIGIN}/stream/1/master.m3u8$$$正片$${ORIGIN}/1.mp4`,
-      server: "no$$$no",
-      note: "$$$",
+      from: "m3u8$$$mp4$$$line2m3u8",
+      url: `正片$${ORIGIN}/stream/1/master.m3u8$$$正片$${ORIGIN}/1.mp4$$$正片$${ORIGIN}/mirror/stream/1/master.m3u8`,
+      server: "no$$$no$$$no",
+      note: "$$$$$$",
     });
+  });
+
+  it("线路: mirrors for every episode, external URLs as they are, only the kinds from= asks for", () => {
+    const withLines: Video = {
+      ...series,
+      lines: [{ mirror: "https://cdn.example.cn" }],
+      episodes: series.episodes!.map((e, i) => (i === 1 ? { ...e, lines: [{ url: "https://v.example.com/2.mp4" }] } : e)),
+    };
+    const lists = playLists(withLines, ORIGIN);
+    expect(lists.from).toBe("m3u8$$$mp4$$$line2m3u8$$$line3mp4");
+    const [, , mirror, external] = lists.url.split("$$$");
+    expect(mirror.split("#")[1]).toBe("第02集$https://cdn.example.cn/stream/10302/master.m3u8");
+    expect(external).toBe("第02集$https://v.example.com/2.mp4");
+    expect(playLists(withLines, ORIGIN, ["mp4"]).from).toBe("mp4$$$line3mp4");
   });
 
   it("a series: every episode in order, joined with #, in each source", () => {

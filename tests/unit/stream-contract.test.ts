@@ -81,7 +81,7 @@ describe("parseStreamPath", () => {
     "/stream/1/360p-0123abcd-000001.m4s",
     "/stream/1/360p-0123abcd-00001.mp4",
     "/stream/1/subtitles-zh-cn.vtt",
-    "/stream/1/subtitles-en.vtt",
+    "/stream/1/subtitles-fr.vtt",
     "/stream/1/sb-0123abcd-1000.jpg",
     "/stream/1/sb-0123abcd-.jpg",
     "/stream/1/",

@@ -131,6 +131,19 @@ const ROUTES: readonly Route[] = [
   },
   { method: "POST", path: "/api/admin/reports/99999999/resolve", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
   { method: "POST", path: "/api/admin/reports/99999999/dismiss", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
+  // 字幕 (worker/admin/subtitles.ts): admins only; an unknown title is a 404.
+  {
+    method: "POST",
+    path: "/api/admin/titles/video_99999/subtitles",
+    json: { language: "en", text: "x" },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/titles/video_99999/subtitles/remove",
+    json: { language: "en" },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]],
+  },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 

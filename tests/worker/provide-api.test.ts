@@ -100,7 +100,14 @@ describe("JSON answers in MacCMS's format", () => {
     const times = list.map((row) => row.vod_time);
     expect(times).toEqual(times.slice().sort().reverse());
     const film = list.find((row) => row.vod_id === 1) as ListRow;
-    expect(film).toMatchObject({ vod_name: "雾港来信", type_id: 1, type_name: "电影", vod_en: "wuganglaixin", vod_remarks: "HD", vod_play_from: "m3u8,mp4" });
+    expect(film).toMatchObject({
+      vod_name: "雾港来信",
+      type_id: 1,
+      type_name: "电影",
+      vod_en: "wuganglaixin",
+      vod_remarks: "HD",
+      vod_play_from: "m3u8,mp4,line2m3u8",
+    });
     expect(film.vod_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 

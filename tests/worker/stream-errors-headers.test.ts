@@ -27,7 +27,7 @@ describe("stream files: errors", () => {
     "/stream/1/360p-0123abcd-1.m4s",
     "/stream/1/36p.m3u8",
     "/stream/1/sb-0123abcd-1000.jpg",
-    "/stream/1/subtitles-en.vtt",
+    "/stream/1/subtitles-fr.vtt",
     "/stream/1/",
     "/stream/1",
     "/stream/",

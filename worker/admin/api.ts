@@ -17,6 +17,7 @@ import { reportQueryOf, reportQueue, settleGroup, settleReport } from "./reports
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { bulkTitles, deleteTitles, listTitles, putCover, saveTitle, titleForEdit, titleListQuery, type SaveResult } from "./titles";
+import { putSubtitles, removeSubtitles } from "./subtitles";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
 import { danmakuListQuery, parseCommentRef, type CommentRef } from "../../shared/danmaku/moderation";
 import { deleteDanmaku, listDanmaku, listMutes, muteUser, saveWords, unmuteUser, wordsView } from "./danmaku";
@@ -279,6 +280,19 @@ adminApi.post("/danmaku/unmute", needs("moderation"), async (c) => {
   const body = await bodyOf(c);
   if (body instanceof Response) return body;
   return answer(c, await unmuteUser(c.env, visitorOf(c), textField(body, "user")));
+});
+
+// 字幕: an SRT, ASS or WebVTT file's text for a title or an episode, in one language (worker/admin/subtitles.ts).
+adminApi.post("/titles/:id/subtitles", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await putSubtitles(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
+});
+
+adminApi.post("/titles/:id/subtitles/remove", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await removeSubtitles(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
 });
 
 adminApi.all("*", needs("moderation"), (c) => jsonError(c, 404, "not_found", "接口不存在"));

@@ -6,17 +6,30 @@
  * 举报 (`reports`, worker/admin/reports.ts): the open ones by kind; 播放失败: the player's
  * automatic error beacons (`playback_failures`, worker/reports/failures.ts) and the viewers' 报错
  * (reports of kind 'playback') per day.
+ * 线路故障: the lines players had to leave (line_failures, worker/lines/api.ts), per day and the
+ * lines that failed most.
  */
 import { firstDay, lastDays, windowsOf, type DayCount, type Windows } from "../../shared/admin/overview";
 import { utcDay } from "../../shared/ranking";
 import { isoTime } from "../account-service/encoding";
 import { configOf } from "../config";
 import { topTitles } from "../plays/store";
+import { lineName } from "../../shared/playback/lines";
 
 export interface TopTitle {
   id: string;
   title: string;
   plays: number;
+}
+
+/** One line of one title's episode that players had to leave, with how often (the last CHART_DAYS days). */
+export interface FailingLine {
+  id: string;
+  title: string;
+  episode: number;
+  /** 线路1 (the site's own stream), 线路2 … */
+  line: string;
+  failures: number;
 }
 
 export interface MediaFigures {
@@ -48,6 +61,8 @@ export interface Overview {
   /** Null where the accounts live in a real Supabase project. */
   newAccounts: Windows | null;
   danmaku: Windows;
+  /** 线路故障: failures per day, and the lines that failed most. */
+  lineFailures: { windows: Windows; top: FailingLine[] };
   media: MediaFigures | null;
   reports: ReportFigures;
   playbackFailures: FailureFigures;
@@ -103,7 +118,7 @@ export async function overviewOf(env: Env, nowMs = Date.now()): Promise<Overview
   const db = env.DB;
   const today = utcDay(nowMs);
   const embeddedAccounts = !configOf(env).SUPABASE_URL;
-  const [plays, danmaku, beacons, failureReports, open, top, accounts, media] = await Promise.all([
+  const [plays, danmaku, beacons, failureReports, open, failures, failing, top, accounts, media] = await Promise.all([
     dailySeries(db, "SELECT day, SUM(plays) AS count FROM title_plays WHERE day >= ? GROUP BY day", nowMs),
     dailySeries(db, "SELECT day, posts AS count FROM danmaku_daily WHERE day >= ?", nowMs),
     dailySeries(db, "SELECT day, SUM(failures) AS count FROM playback_failures WHERE day >= ? GROUP BY day", nowMs),
@@ -115,6 +130,14 @@ export async function overviewOf(env: Env, nowMs = Date.now()): Promise<Overview
     db
       .prepare("SELECT COUNT(*) AS open, SUM(kind = 'danmaku') AS danmaku, SUM(kind = 'playback') AS playback FROM reports WHERE status = 'open'")
       .first<{ open: number; danmaku: number | null; playback: number | null }>(),
+    dailySeries(db, "SELECT day, SUM(failures) AS count FROM line_failures WHERE day >= ? GROUP BY day", nowMs),
+    db
+      .prepare(
+        "SELECT f.title_id AS id, coalesce(t.title, f.title_id) AS title, f.episode, f.line, SUM(f.failures) AS failures FROM line_failures f " +
+          "LEFT JOIN catalogue_titles t ON t.id = f.title_id WHERE f.day >= ? GROUP BY f.title_id, f.episode, f.line ORDER BY failures DESC, id LIMIT 10",
+      )
+      .bind(firstDay(nowMs))
+      .all<{ id: string; title: string; episode: number; line: number; failures: number }>(),
     topTitles(db, firstDay(nowMs), today, 10),
     embeddedAccounts
       ? db
@@ -144,6 +167,10 @@ export async function overviewOf(env: Env, nowMs = Date.now()): Promise<Overview
     topTitles: top.map((t) => ({ id: t.id, title: names.get(t.id) ?? t.id, plays: t.plays })),
     newAccounts: accounts ? { today: accounts.today ?? 0, week: accounts.week ?? 0, month: accounts.month } : null,
     danmaku: windowsOf(danmaku),
+    lineFailures: {
+      windows: windowsOf(failures),
+      top: failing.results.map((r) => ({ id: r.id, title: r.title, episode: r.episode, line: lineName(r.line), failures: r.failures })),
+    },
     media,
     reports: { open: open?.open ?? 0, openByKind: { danmaku: open?.danmaku ?? 0, playback: open?.playback ?? 0 } },
     playbackFailures: failureFigures(windowsOf(beacons), windowsOf(failureReports)),

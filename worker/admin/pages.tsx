@@ -29,7 +29,10 @@ import { SettingsScreen } from "./views/Settings";
 import { UserScreen, UsersScreen } from "./views/Users";
 import { EnrolScreen, RecoveryCodesScreen, VerifyScreen } from "./views/SecondStep";
 import { ConfirmDeleteScreen, TitleEditScreen, TitlesScreen } from "./views/Titles";
-import { entryFromForm, formOfEntry } from "../../shared/admin/title-form";
+import { entryFromForm, formOfEntry, keepUnshownFields } from "../../shared/admin/title-form";
+import { subtitleLanguagesOf } from "../../shared/stream/subtitle-tracks";
+import { episodeCount, episodeName } from "../../shared/episodes";
+import { putSubtitles, removeSubtitles } from "./subtitles";
 import { shanghaiTime } from "../../shared/catalogue/publication";
 import { BULK_NAMES, bulkTitles, deleteTitles, listTitles, saveTitle, titleForEdit, titleListQuery, type BulkAction } from "./titles";
 import { danmakuListQuery, MUTE_NAMES, parseCommentRef, type CommentRef, type MuteChoice } from "../../shared/danmaku/moderation";
@@ -369,7 +372,7 @@ async function formParams(c: AdminContext): Promise<URLSearchParams | null> {
 /** Where a list form goes back to: a path of the list, else the list. */
 const listBack = (value: string | null): string => (value && /^\/admin\/titles(?:\?|$)/.test(value) ? value : "/admin/titles");
 
-const TITLE_DONE: Record<string, string> = { created: "已创建", saved: "已保存" };
+const TITLE_DONE: Record<string, string> = { created: "已创建", saved: "已保存", subtitles: "字幕已上传", "subtitles-removed": "字幕已移除" };
 
 adminPages.get("/titles", async (c) => {
   const denied = allowed(c, "admin");
@@ -467,6 +470,11 @@ async function editPage(
       problems={notice.problems}
       meta={meta}
       cover={hasCover ? `/${coverKey}?v=${title.updatedAt}` : undefined}
+      subtitles={Array.from({ length: episodeCount(title.entry) }, (_, i) => ({
+        episode: i + 1,
+        name: title.entry.episodes ? episodeName(title.entry, i + 1) : "正片",
+        languages: subtitleLanguagesOf(title.entry, i + 1),
+      }))}
     />,
     visitorOf(c),
   );
@@ -484,10 +492,13 @@ adminPages.post("/titles/:id", async (c) => {
   const id = c.req.param("id");
   const form = await formParams(c);
   if (!form) return message(c, 400, "视频管理", "请求内容无法解析。", visitorOf(c));
+  const formed = entryFromForm((n) => (n === "id" ? id : (form.get(n) ?? "")));
+  // What the form does not show (字幕, an episode's own 线路) stays as saved.
+  const saved = await titleForEdit(c.env.DB, id, Date.now());
   const result = await saveTitle(
     c.env,
     visitorOf(c),
-    entryFromForm((n) => (n === "id" ? id : (form.get(n) ?? ""))),
+    saved ? keepUnshownFields(formed, saved.entry) : formed,
     { id, version: form.get("version") },
     Date.now(),
   );
@@ -495,6 +506,35 @@ adminPages.post("/titles/:id", async (c) => {
   // A stale version: the form shows what is saved now (the refused text is gone: the message says so).
   if (result.code === "stale_version") return editPage(c, id, 409, { error: result.message });
   return editPage(c, id, result.status === 404 ? 404 : 400, { error: result.message, problems: result.problems, values: Object.fromEntries(form) });
+});
+
+// 字幕: a multipart form with the file (no JavaScript needed), converted and stored by worker/admin/subtitles.ts.
+adminPages.post("/titles/:id/subtitles", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const id = c.req.param("id");
+  let body: Record<string, string | File | (string | File)[]>;
+  try {
+    body = await c.req.parseBody();
+  } catch {
+    return editPage(c, id, 400, { error: "请求内容无法解析：请用页面上的表单上传字幕文件" });
+  }
+  const file = body.file;
+  const text = file instanceof File ? await file.text() : "";
+  const result = await putSubtitles(c.env, visitorOf(c), id, { episode: body.episode, language: body.language, text }, Date.now());
+  if (result.ok) return c.redirect(`/admin/titles/${id}?done=subtitles`, 303);
+  return editPage(c, id, result.status === 404 ? 404 : 400, { error: result.message });
+});
+
+adminPages.post("/titles/:id/subtitles/remove", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const id = c.req.param("id");
+  const form = await formParams(c);
+  if (!form) return message(c, 400, "视频管理", "请求内容无法解析。", visitorOf(c));
+  const result = await removeSubtitles(c.env, visitorOf(c), id, { episode: form.get("episode"), language: form.get("language") }, Date.now());
+  if (result.ok) return c.redirect(`/admin/titles/${id}?done=subtitles-removed`, 303);
+  return editPage(c, id, result.status === 404 ? 404 : 400, { error: result.message });
 });
 
 adminPages.post("/titles/:id/delete", async (c) => {

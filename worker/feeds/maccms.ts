@@ -5,6 +5,7 @@
 import { normaliseMediaPath } from "../../shared/catalogue/categories";
 import type { Video } from "../../shared/catalogue/types";
 import { masterPlaylistPath, mediaNumberOf } from "../../shared/stream/contract";
+import { playLines } from "../../shared/playback/lines";
 import { categoryName, type FeedCategory } from "./categories";
 import { isEnded, type FeedTitle } from "./source";
 
@@ -124,16 +125,48 @@ export interface PlayLists {
   note: string;
 }
 
-/** Every episode of every source as absolute URLs: the HLS master playlist, then the MP4. */
+/** One more 线路 of a title as a source: its code (line2m3u8, line3mp4) and `name$url` per episode that has it. */
+interface LineSource {
+  code: string;
+  items: string[];
+}
+
+/**
+ * The title's other 线路 (shared/playback/lines.ts), each its own source after the site's own
+ * two: `line{N}m3u8` or `line{N}mp4` (N the line's number in the player's menu, the kind after it,
+ * as MacCMS codes end), only for the kinds `sources` asks for. A path of this site is made absolute.
+ */
+function lineSources(video: Video, origin: string, sources: readonly PlaySource[]): LineSource[] {
+  const names = episodeNames(video);
+  const byIndex = new Map<number, LineSource>();
+  for (let e = 1; e <= names.length; e++) {
+    for (const line of playLines(video, e).slice(1)) {
+      const kind: PlaySource = line.kind === "mp4" ? "mp4" : "m3u8";
+      if (!sources.includes(kind)) continue;
+      const source = byIndex.get(line.index) ?? { code: `line${line.index + 1}${kind}`, items: [] };
+      source.items.push(`${names[e - 1]}$${line.origin ? line.src : origin + line.src}`);
+      byIndex.set(line.index, source);
+    }
+  }
+  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, source]) => source);
+}
+
+/** The source codes of a title: the site's own (m3u8, mp4), then one per other 线路. */
+export function sourceCodes(video: Video, sources: readonly PlaySource[]): string[] {
+  return [...sources, ...lineSources(video, "", sources).map((s) => s.code)];
+}
+
+/** Every episode of every source as absolute URLs: the HLS master playlist, then the MP4, then each other 线路. */
 export function playLists(video: Video, origin: string, sources: readonly PlaySource[] = PLAY_SOURCES): PlayLists {
   const names = episodeNames(video);
   const files = episodeFiles(video);
-  const lists = sources.map((source) => files.map((file, i) => `${names[i]}$${sourceUrl(source, file, origin)}`).join("#"));
+  const own = sources.map((source) => ({ code: String(source), items: files.map((file, i) => `${names[i]}$${sourceUrl(source, file, origin)}`) }));
+  const all = [...own, ...lineSources(video, origin, sources)];
   return {
-    from: sources.join("$$$"),
-    url: lists.join("$$$"),
-    server: sources.map(() => "no").join("$$$"),
-    note: sources.map(() => "").join("$$$"),
+    from: all.map((s) => s.code).join("$$$"),
+    url: all.map((s) => s.items.join("#")).join("$$$"),
+    server: all.map(() => "no").join("$$$"),
+    note: all.map(() => "").join("$$$"),
   };
 }
 
@@ -210,7 +243,7 @@ export function listRow(title: FeedTitle, ctx: RowContext): ListRow {
     vod_en: title.pinyin,
     vod_time: vodTime(title.updatedAt),
     vod_remarks: remarksOf(video),
-    vod_play_from: ctx.sources.join(","),
+    vod_play_from: sourceCodes(video, ctx.sources).join(","),
   };
 }
 

@@ -17,8 +17,21 @@ import { serveStream } from "./serve";
 
 export { serveStream, type StreamOptions } from "./serve";
 
-export const streamRoutes = new Hono<AppEnv>();
+/** The /stream/ tree's routes; `pathPrefix` serves the same tree under another path (a mirror). */
+function streamTree(pathPrefix = ""): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.use("*", streamCors);
+  routes.on(["GET", "HEAD"], "*", serveStream({ pathPrefix }));
+  routes.all("*", () => textResponse(405, "不支持的请求方法", { Allow: STREAM_METHODS.join(", ") }));
+  return routes;
+}
 
-streamRoutes.use("*", streamCors);
-streamRoutes.on(["GET", "HEAD"], "*", serveStream());
-streamRoutes.all("*", () => textResponse(405, "不支持的请求方法", { Allow: STREAM_METHODS.join(", ") }));
+export const streamRoutes = streamTree();
+
+/**
+ * The same tree under /mirror/stream/: the built-in catalogue's 线路2 (catalogue/titles.json,
+ * `"mirror": "/mirror"`), a mirror this site serves itself so that 线路 and their failover can be
+ * tried offline (docs/decisions/0086-play-lines.md). The same files, answers and cache rules.
+ */
+export const MIRROR_PREFIX = "/mirror";
+export const mirrorStreamRoutes = streamTree(MIRROR_PREFIX);

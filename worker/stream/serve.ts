@@ -22,6 +22,8 @@ export interface StreamOptions {
   cache?: (env: Env) => Cache | null;
   /** Retry-After (seconds) of the 503 sent when R2 fails. Default: 30. */
   retryAfterSeconds?: number;
+  /** A path before /stream/ that serves the same tree ("/mirror": the built-in 线路2, docs/streaming.md). Default: none. */
+  pathPrefix?: string;
 }
 
 /**
@@ -33,9 +35,11 @@ export interface StreamOptions {
 export function serveStream(options: StreamOptions = {}): Handler<AppEnv> {
   const cache = options.cache ?? mediaEdgeCache;
   const retryAfterSeconds = options.retryAfterSeconds ?? RETRY_AFTER_SECONDS;
+  const prefix = options.pathPrefix ?? "";
   return async (c) => {
     // The raw (undecoded) path: `%2F`, `%2e` and upper-case variants never match a name.
-    const file = parseStreamPath(new URL(c.req.url).pathname);
+    const pathname = new URL(c.req.url).pathname;
+    const file = pathname.startsWith(prefix) ? parseStreamPath(pathname.slice(prefix.length)) : null;
     if (!file) return notFound();
     // A title that is not published: its playlists (and so its stream) are gone, before any cache.
     if (!isImmutable(file.kind) && (await mediaHidden(c.env.DB, Number(file.n)))) return notFound();

@@ -75,6 +75,7 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
       <div className="figures">
         <Figure id="fig-plays" label="播放量" windows={overview.plays.windows} />
         <Figure id="fig-danmaku" label="弹幕发送" windows={overview.danmaku} />
+        <Figure id="fig-line-failures" label="线路故障" windows={overview.lineFailures.windows} />
         {overview.newAccounts ? <Figure id="fig-accounts" label="新注册账号" windows={overview.newAccounts} /> : null}
         <section className="figure panel" aria-labelledby="fig-reports">
           <h2 id="fig-reports">待处理举报</h2>
@@ -139,9 +140,28 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
           <p className="muted">近30天还没有播放记录。</p>
         )}
       </section>
+      <section className="panel" aria-labelledby="line-failures-title">
+        <h2 id="line-failures-title">近30天故障最多的线路</h2>
+        {overview.lineFailures.top.length ? (
+          <ol className="top-titles line-failures">
+            {overview.lineFailures.top.map((f) => (
+              <li key={`${f.id}-${f.episode}-${f.line}`}>
+                <a href={`/admin/titles/${encodeURIComponent(f.id)}`}>{f.title}</a>
+                <span>
+                  {f.episode > 1 ? `第${f.episode}集 · ` : ""}
+                  {f.line}
+                </span>
+                <span className="muted">{number.format(f.failures)} 次</span>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="muted">近30天没有线路故障：播放器切换线路时会在这里计数。</p>
+        )}
+      </section>
       <p className="muted">
         {overview.newAccounts ? "" : "账号由 Supabase 项目管理，新注册数请在其控制台查看。"}
-        弹幕从本版本起计数（示例弹幕不计）。播放失败 = 播放器自动上报（每位观众每集每天计一次）+ 观众报错：今日 {number.format(failures.beacons.today)} +{" "}
+        弹幕从本版本起计数（示例弹幕不计）；线路故障是播放器自动切换线路的次数（每次播放每条线路最多一次）。播放失败 = 播放器自动上报（每位观众每集每天计一次）+ 观众报错：今日 {number.format(failures.beacons.today)} +{" "}
         {number.format(failures.reports.today)}，近7天 {number.format(failures.beacons.week)} + {number.format(failures.reports.week)}。
       </p>
       {others.length ? (

@@ -3,6 +3,7 @@ import { FIELD_LABELS, type FormState } from "../../../shared/admin/title-form";
 import { SHOWN_STATES, shanghaiTime, STATE_NAMES } from "../../../shared/catalogue/publication";
 import { BULK_NAMES, SORT_NAMES, TITLE_SORTS, type TitleList, type TitleListQuery } from "../titles";
 import { Notice, SelectField } from "./Layout";
+import { SUBTITLE_LANGUAGES, SUBTITLE_NAMES, type SubtitleLanguage } from "../../../shared/stream/contract";
 
 const when = (ms: number) => shanghaiTime(ms).slice(0, 16).replace("T", " ");
 
@@ -148,6 +149,8 @@ export interface TitleEditProps {
   /** Shown under the heading: who edited last, when. */
   meta?: string;
   cover?: string;
+  /** 字幕 of each episode (one "正片" for a single title). */
+  subtitles?: Array<{ episode: number; name: string; languages: SubtitleLanguage[] }>;
 }
 
 function Text({
@@ -199,7 +202,60 @@ const STATE_CHOICES: ReadonlyArray<{ value: FormState; label: string }> = [
   { value: "unpublished", label: "已下架" },
 ];
 
-export function TitleEditScreen({ id, values, version, problems, error, ok, meta, cover }: TitleEditProps) {
+/** 字幕: the languages each episode has (each removable), and the upload form (SRT, ASS or WebVTT). */
+function SubtitlesSection({ id, subtitles }: { id: string; subtitles: NonNullable<TitleEditProps["subtitles"]> }) {
+  const series = subtitles.length > 1;
+  return (
+    <section className="panel" aria-labelledby="subtitles-title">
+      <h2 id="subtitles-title">字幕</h2>
+      <ul className="subtitle-list">
+        {subtitles.map((s) => (
+          <li key={s.episode}>
+            <span>{s.name}：</span>
+            {s.languages.length === 0 ? <span className="muted">无字幕</span> : null}
+            {s.languages.map((language) => (
+              <form key={language} method="post" action={`/admin/titles/${id}/subtitles/remove`} className="inline">
+                <input type="hidden" name="episode" value={s.episode} />
+                <input type="hidden" name="language" value={language} />
+                <button type="submit" className="secondary" aria-label={`移除${s.name}的${SUBTITLE_NAMES[language]}字幕`}>
+                  {SUBTITLE_NAMES[language]} ×
+                </button>
+              </form>
+            ))}
+          </li>
+        ))}
+      </ul>
+      <form method="post" action={`/admin/titles/${id}/subtitles`} encType="multipart/form-data" className="row">
+        {series ? (
+          <SelectField
+            id="subtitle-episode"
+            name="episode"
+            label="剧集"
+            value="1"
+            choices={subtitles.map((s) => ({ value: String(s.episode), label: s.name }))}
+          />
+        ) : null}
+        <SelectField
+          id="subtitle-language"
+          name="language"
+          label="语言"
+          value="zh-CN"
+          choices={SUBTITLE_LANGUAGES.map((l) => ({ value: l, label: SUBTITLE_NAMES[l] }))}
+        />
+        <div className="field grow">
+          <label htmlFor="subtitle-file">字幕文件（SRT、ASS 或 WebVTT，UTF-8；转换为 WebVTT，ASS 的样式不保留）</label>
+          <input id="subtitle-file" name="file" type="file" accept=".srt,.ass,.ssa,.vtt,text/vtt" required />
+        </div>
+        <div className="field">
+          <button type="submit">上传字幕</button>
+        </div>
+      </form>
+      <p className="muted">同一语言再次上传会替换原有字幕；观众在播放器的「字幕」菜单中按名称选择。</p>
+    </section>
+  );
+}
+
+export function TitleEditScreen({ id, values, version, problems, error, ok, meta, cover, subtitles }: TitleEditProps) {
   const action = id ? `/admin/titles/${id}` : "/admin/titles/new";
   return (
     <>
@@ -271,6 +327,12 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
             rows={6}
             hint="每行一集，按顺序：视频文件 | 时长 | 名称（可省略），例如 12.mp4 | 45:00 | 第1期：初次见面。第1集必须是上面的视频文件。增加、删除或调整行的顺序即可增删和排序剧集；电影留空。"
           />
+          <Area
+            name="lines"
+            values={values}
+            rows={3}
+            hint="本站线路之外的线路，每行一条：名称 | 地址（名称可省略，默认 线路2、线路3…）。镜像填主机或路径（如 https://cdn.example.cn 或 /mirror），它提供同样的 /stream/ 目录；外部线路填 .m3u8 或 .mp4 的完整网址（剧集的外部线路写在目录文件的 episodes.N.lines）。播放器出错或卡顿时自动切换到下一条。"
+          />
         </fieldset>
         <div className="row">
           <button type="submit">{id ? "保存" : "创建"}</button>
@@ -289,6 +351,7 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
           </div>
         </section>
       ) : null}
+      {id && subtitles ? <SubtitlesSection id={id} subtitles={subtitles} /> : null}
       {id ? (
         <form method="post" action={`/admin/titles/${id}/delete`} className="panel danger" data-confirm={`确定删除「${values.title}」吗？此操作不能撤销。`}>
           <h2>删除</h2>
