@@ -57,7 +57,14 @@ export interface PlayerPrefs {
   subtitleLanguage: SubtitleLanguage;
 }
 
-export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: DEFAULT_VOLUME, muted: false, rate: 1, quality: "auto", subtitles: false, subtitleLanguage: "zh-CN" });
+export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({
+  volume: DEFAULT_VOLUME,
+  muted: false,
+  rate: 1,
+  quality: "auto",
+  subtitles: false,
+  subtitleLanguage: "zh-CN",
+});
 
 export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] });
 

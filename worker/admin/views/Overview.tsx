@@ -161,8 +161,9 @@ export function OverviewScreen({ overview, role, screens }: { overview: Overview
       </section>
       <p className="muted">
         {overview.newAccounts ? "" : "账号由 Supabase 项目管理，新注册数请在其控制台查看。"}
-        弹幕从本版本起计数（示例弹幕不计）；线路故障是播放器自动切换线路的次数（每次播放每条线路最多一次）。播放失败 = 播放器自动上报（每位观众每集每天计一次）+ 观众报错：今日 {number.format(failures.beacons.today)} +{" "}
-        {number.format(failures.reports.today)}，近7天 {number.format(failures.beacons.week)} + {number.format(failures.reports.week)}。
+        弹幕从本版本起计数（示例弹幕不计）；线路故障是播放器自动切换线路的次数（每次播放每条线路最多一次）。播放失败 = 播放器自动上报（每位观众每集每天计一次）+
+        观众报错：今日 {number.format(failures.beacons.today)} + {number.format(failures.reports.today)}，近7天 {number.format(failures.beacons.week)} +{" "}
+        {number.format(failures.reports.week)}。
       </p>
       {others.length ? (
         <ul className="cards" aria-label="功能">
