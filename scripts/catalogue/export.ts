@@ -49,6 +49,8 @@ const FILE_KEY_ORDER: readonly (keyof TitleEntry)[] = [
   "episodes",
   "status",
   "totalEpisodes",
+  "serial",
+  "updateDays",
   "state",
   "publishAt",
   "version",

@@ -3,6 +3,7 @@
 export { default as home } from "./home.route";
 export { default as listing } from "./listing.route";
 export { default as ranking } from "./ranking.route";
+export { default as schedule } from "./schedule.route";
 export { default as search } from "./search.route";
 export { default as video } from "./video.route";
 export { default as info } from "./info.route";
