@@ -1,4 +1,5 @@
 import { isTitleId } from "./catalogue/title-ids";
+import type { ListName, SeriesLists } from "./series-lists";
 import { parseQuality, type QualityChoice } from "./stored-prefs";
 
 /**
@@ -52,9 +53,21 @@ export interface PlayerPrefs {
   quality: QualityChoice;
   /** 字幕 shown. */
   subtitles: boolean;
+  /** 自动跳过片头片尾: the player skips a marked intro and outro by itself. */
+  autoSkip: boolean;
+  /** A title leaves 稍后再看 once watched to its end (its last episode for a series). */
+  watchLaterAutoRemove: boolean;
 }
 
-export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false });
+export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({
+  volume: 0.8,
+  muted: false,
+  rate: 1,
+  quality: "auto",
+  subtitles: false,
+  autoSkip: false,
+  watchLaterAutoRemove: true,
+});
 
 export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] });
 
@@ -81,7 +94,7 @@ export function recordPosition(lib: Library, id: string, position: number, durat
 }
 
 /** Watched to within RESUME_MARGIN of its end. */
-function finished(entry: HistoryEntry): boolean {
+export function finished(entry: Pick<HistoryEntry, "position" | "duration">): boolean {
   return entry.duration > 0 && entry.position > entry.duration - RESUME_MARGIN;
 }
 
@@ -204,6 +217,8 @@ export function parsePrefs(raw: unknown): PlayerPrefs {
     rate: isNumber(o.rate) && o.rate > 0 ? nearestRate(o.rate) : DEFAULT_PREFS.rate,
     quality: parseQuality(o.quality),
     subtitles: typeof o.subtitles === "boolean" ? o.subtitles : DEFAULT_PREFS.subtitles,
+    autoSkip: typeof o.autoSkip === "boolean" ? o.autoSkip : DEFAULT_PREFS.autoSkip,
+    watchLaterAutoRemove: typeof o.watchLaterAutoRemove === "boolean" ? o.watchLaterAutoRemove : DEFAULT_PREFS.watchLaterAutoRemove,
   };
 }
 
@@ -213,7 +228,19 @@ export interface LibraryApi {
   /** False on the server and during hydration; true once the browser's stored library is read. */
   ready: boolean;
   toggleFavourite: (id: string) => void;
-  /** Saves the watch position of episode `episode` (default 1) of `id`. */
-  savePosition: (id: string, position: number, duration: number, episode?: number) => void;
+  /**
+   * Saves the watch position of episode `episode` (default 1) of `id`; `lastEpisode`: the episode
+   * is the title's last (a finished last episode leaves 稍后再看 when the setting says so).
+   */
+  savePosition: (id: string, position: number, duration: number, episode?: number, lastEpisode?: boolean) => void;
   setPrefs: (p: Partial<PlayerPrefs>) => void;
+  /** 追剧 and 稍后再看 (shared/series-lists.ts). */
+  lists: SeriesLists;
+  /**
+   * Adds `id` to the list or takes it out; `seenEpisodes` (追剧) the series' episodes now. False
+   * when the list is full (nothing changed).
+   */
+  toggleList: (name: ListName, id: string, seenEpisodes?: number) => boolean;
+  /** The viewer has opened a followed series that has `episodes` episodes (its 新 badge goes). */
+  markSeen: (id: string, episodes: number) => void;
 }

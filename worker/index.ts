@@ -20,6 +20,7 @@ import { playsApi } from "./plays/api";
 import { robotsHandler, rssHandler, sitemapHandler, sitemapPartHandler } from "./seo";
 import { streamRoutes } from "./stream/index";
 import { uploadApi } from "./upload/api";
+import { listsApi } from "./lists/api";
 
 const app = new Hono<AppEnv>();
 
@@ -49,6 +50,8 @@ app.route("/api", catalogueApi);
 app.route("/api/danmaku", danmakuApi);
 // Media uploads of `npm run deploy` and `catalogue add --remote`: off unless MEDIA_UPLOAD_TOKEN is set (worker/upload/).
 app.route("/api/media", uploadApi);
+// 追剧 and 稍后再看 of the signed-in account (D1; worker/lists/).
+app.route("/api/lists", listsApi);
 // Play counting (the player's beacon) and the 排行榜 as JSON (worker/plays/).
 app.route("/api", playsApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));

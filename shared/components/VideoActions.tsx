@@ -1,4 +1,6 @@
+import { useEffect, useState } from "react";
 import type { Video } from "../catalogue/types";
+import { inList, LIST_LIMIT } from "../series-lists";
 import { useLibrary } from "./library-context";
 import { useRootData } from "./useRootData";
 import { Icon } from "../player/icons";
@@ -22,11 +24,23 @@ export async function shareVideo(data: { title: string; text: string; url: strin
   }
 }
 
-/** Favourite and share buttons under the player. */
+/** 收藏, 追剧 (series), 稍后再看 and 分享 under the player. */
 export function VideoActions({ video }: { video: Video }) {
-  const { library, toggleFavourite } = useLibrary();
+  const { library, toggleFavourite, lists, toggleList, markSeen, ready } = useLibrary();
   const { config } = useRootData();
+  const [full, setFull] = useState<string | null>(null);
   const favourite = library.favourites.includes(video.id);
+  const episodes = video.episodes?.length;
+  const followed = inList(lists, "follows", video.id);
+  const later = inList(lists, "watchLater", video.id);
+  // Opening a followed series sees its episodes: its 新 badge in 我的追剧 goes.
+  useEffect(() => {
+    if (ready && followed && episodes !== undefined) markSeen(video.id, episodes);
+  }, [ready, followed, episodes, markSeen, video.id]);
+  const toggle = (name: "follows" | "watchLater", label: string) => {
+    const done = toggleList(name, video.id, episodes);
+    setFull(done ? null : `${label}列表已满（最多${LIST_LIMIT}部），请先移除一些`);
+  };
   return (
     <div className="video-actions">
       <button
@@ -37,6 +51,26 @@ export function VideoActions({ video }: { video: Video }) {
       >
         <Icon name="heart" size={20} />
         {favourite ? "已收藏" : "收藏"}
+      </button>
+      {episodes !== undefined ? (
+        <button
+          type="button"
+          className={`button action-button${followed ? " is-active" : ""}`}
+          aria-pressed={followed}
+          onClick={() => toggle("follows", "追剧")}
+        >
+          <Icon name={followed ? "followed" : "follow"} size={20} />
+          {followed ? "已追剧" : "追剧"}
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className={`button action-button${later ? " is-active" : ""}`}
+        aria-pressed={later}
+        onClick={() => toggle("watchLater", "稍后再看")}
+      >
+        <Icon name="later" size={20} />
+        稍后再看
       </button>
       <button
         type="button"
@@ -52,6 +86,9 @@ export function VideoActions({ video }: { video: Video }) {
         <Icon name="share" size={20} />
         分享
       </button>
+      <p className="video-actions-status" role="status">
+        {full}
+      </p>
     </div>
   );
 }

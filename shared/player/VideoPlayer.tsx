@@ -60,7 +60,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
 
   // Playback starts once the stored preferences are applied and the element is bound to the stream.
   const [prefsApplied, setPrefsApplied] = useState(false);
-  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true));
+  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), episode >= (video.episodes?.length ?? 1));
   usePlayBeacon(videoRef, video.id);
   const { lib } = memory;
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);

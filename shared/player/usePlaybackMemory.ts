@@ -11,7 +11,7 @@ import { canSavePosition, positionToSave, savePositionDue } from "../playback/pl
  * own position (`episode`, 1 for single titles). While the offer stands, playing from the start
  * does not overwrite the saved position; dismissing it (or letting it time out) does.
  */
-export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, id: string, episode: number, onReady: () => void) {
+export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, id: string, episode: number, onReady: () => void, lastEpisode = true) {
   const lib = useLibrary();
   const libRef = useRef(lib);
   const onReadyRef = useRef(onReady);
@@ -36,8 +36,8 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
     lastSaved.current = v.currentTime;
     // While 从 m:ss 继续播放 is offered, the autoplay from the start must not overwrite the
     // saved position: leaving after a few seconds keeps it (and the title moves to the front).
-    libRef.current.savePosition(id, positionToSave(v.currentTime, offered.current), v.duration, episode);
-  }, [videoRef, id, episode]);
+    libRef.current.savePosition(id, positionToSave(v.currentTime, offered.current), v.duration, episode, lastEpisode);
+  }, [videoRef, id, episode, lastEpisode]);
 
   useEffect(() => {
     const v = videoRef.current;

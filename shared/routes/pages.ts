@@ -11,4 +11,5 @@ export { default as auth } from "./auth.route";
 export { default as resetPassword } from "./reset-password.route";
 export { default as confirmLink } from "./confirm-link.route";
 export { default as profile } from "./profile.route";
+export { default as library } from "./library.route";
 export { default as notFound } from "./not-found.route";

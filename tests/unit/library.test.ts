@@ -41,7 +41,7 @@ const arbLibrary = fc
 describe("constants", () => {
   it("match the spec", () => {
     expect(HISTORY_LIMIT).toBe(100);
-    expect(DEFAULT_PREFS).toEqual({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false });
+    expect(DEFAULT_PREFS).toEqual({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false, autoSkip: false, watchLaterAutoRemove: true });
     expect(EMPTY_LIBRARY).toEqual({ favourites: [], history: [] });
     expect(PLAYBACK_RATES).toEqual([0.5, 0.75, 1, 1.25, 1.5, 2]);
   });
@@ -203,12 +203,14 @@ describe("parsePrefs", () => {
   });
 
   it("keeps good values", () => {
-    expect(parsePrefs({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true })).toEqual({
+    expect(parsePrefs({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true, autoSkip: true, watchLaterAutoRemove: false })).toEqual({
       volume: 0.3,
       muted: true,
       rate: 1.5,
       quality: 720,
       subtitles: true,
+      autoSkip: true,
+      watchLaterAutoRemove: false,
     });
     expect(parsePrefs({ volume: 0, muted: false, rate: 0.5, quality: "auto", subtitles: false })).toEqual({
       volume: 0,
@@ -216,7 +218,10 @@ describe("parsePrefs", () => {
       rate: 0.5,
       quality: "auto",
       subtitles: false,
+      autoSkip: false,
+      watchLaterAutoRemove: true,
     });
+    expect(parsePrefs({ autoSkip: "yes", watchLaterAutoRemove: 0 })).toMatchObject({ autoSkip: false, watchLaterAutoRemove: true });
   });
 
   it("keeps a 清晰度 only when it is auto or a plausible rendition height", () => {
