@@ -53,8 +53,10 @@ export interface PlayerPrefs {
   quality: QualityChoice;
   /** 字幕 shown. */
   subtitles: boolean;
-  /** 自动跳过片头片尾: the player skips a marked intro and outro by itself. */
+  /** 自动跳过片头片尾 (docs/decisions/0092-intro-outro.md). */
   autoSkip: boolean;
+  /** 自动连播: the next episode follows the end (and the outro's countdown); off, the player stops at the end. */
+  autoNext: boolean;
   /** A title leaves 稍后再看 once watched to its end (its last episode for a series). */
   watchLaterAutoRemove: boolean;
 }
@@ -66,6 +68,7 @@ export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({
   quality: "auto",
   subtitles: false,
   autoSkip: false,
+  autoNext: true,
   watchLaterAutoRemove: true,
 });
 
@@ -218,6 +221,7 @@ export function parsePrefs(raw: unknown): PlayerPrefs {
     quality: parseQuality(o.quality),
     subtitles: typeof o.subtitles === "boolean" ? o.subtitles : DEFAULT_PREFS.subtitles,
     autoSkip: typeof o.autoSkip === "boolean" ? o.autoSkip : DEFAULT_PREFS.autoSkip,
+    autoNext: typeof o.autoNext === "boolean" ? o.autoNext : DEFAULT_PREFS.autoNext,
     watchLaterAutoRemove: typeof o.watchLaterAutoRemove === "boolean" ? o.watchLaterAutoRemove : DEFAULT_PREFS.watchLaterAutoRemove,
   };
 }

@@ -51,6 +51,8 @@ const FILE_KEY_ORDER: readonly (keyof TitleEntry)[] = [
   "totalEpisodes",
   "serial",
   "updateDays",
+  "intro",
+  "outro",
   "state",
   "publishAt",
   "version",

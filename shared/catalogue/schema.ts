@@ -51,12 +51,24 @@ export const PUBLISH_AT_PATTERN = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[0
 export const SERIAL_STATES = ["ongoing", "ended"] as const;
 export type SerialState = (typeof SERIAL_STATES)[number];
 
+const seconds = v.pipe(v.number("must be a number"), v.minValue(0, "must be 0 or more"), v.maxValue(86_400, "must be at most 86400"));
+
+/** 片头 / 片尾: where it starts and ends, in seconds from the start of the episode. */
+export const MarkerSchema = v.pipe(
+  v.strictObject({ start: seconds, end: seconds }, keyMessage),
+  v.check((m) => m.end > m.start, "must end after it starts"),
+);
+export type Marker = v.InferOutput<typeof MarkerSchema>;
+
 export const EpisodeSchema = v.strictObject(
   {
     /** Shown instead of 第N集 when given (variety shows: 第1期：初次见面). */
     name: v.optional(text(1, 40)),
     videoFile,
     duration,
+    /** This episode's 片头 / 片尾 when it differs from the title's (docs/decisions/0092-intro-outro.md). */
+    intro: v.optional(MarkerSchema),
+    outro: v.optional(MarkerSchema),
   },
   keyMessage,
 );
@@ -103,6 +115,9 @@ export const TitleSchema = v.strictObject(
     totalEpisodes: v.optional(
       v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(9999, "must be at most 9999")),
     ),
+    /** 片头 and 片尾 of every episode (an episode may set its own); found by `npm run catalogue -- add` (docs/decisions/0092-intro-outro.md). */
+    intro: v.optional(MarkerSchema),
+    outro: v.optional(MarkerSchema),
     /** 连载 state of a series: "ongoing" (连载中) or "ended" (已完结); absent, it follows from status and totalEpisodes (worker/feeds/source.ts isEnded). */
     serial: v.optional(v.picklist(SERIAL_STATES, 'must be "ongoing" or "ended"')),
     /** 更新日: the weekdays new episodes come out, 1 (周一) to 7 (周日), China Standard Time (每周五更新: [5]). */

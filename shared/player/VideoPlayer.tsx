@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { preload } from "react-dom";
 import { useLocation, useNavigate } from "react-router";
 import type { Video } from "../catalogue/types";
@@ -19,6 +19,8 @@ import { usePlaybackState } from "./usePlaybackState";
 import { usePlayerCommands } from "./usePlayerCommands";
 import { runShortcut, usePlayerKeyboard } from "./usePlayerKeyboard";
 import { useStoryboard } from "./useStoryboard";
+import { useIntroOutro } from "./useIntroOutro";
+import { episodeMarkers } from "../playback/markers";
 import { streamStartPreloads } from "../playback/stream-start";
 import { useStream } from "./useStream";
 import { useSubtitles } from "./useSubtitles";
@@ -60,9 +62,21 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
 
   // Playback starts once the stored preferences are applied and the element is bound to the stream.
   const [prefsApplied, setPrefsApplied] = useState(false);
-  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), episode >= (video.episodes?.length ?? 1));
+  const markers = useMemo(() => episodeMarkers(video, episode), [video, episode]);
+  const hasNext = episode < (video.episodes?.length ?? 1);
+  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), !hasNext, markers.intro);
   usePlayBeacon(videoRef, video.id);
   const { lib } = memory;
+  const introOutro = useIntroOutro(videoRef, markers, {
+    ready: lib.ready,
+    autoSkip: lib.prefs.autoSkip,
+    autoNext: lib.prefs.autoNext,
+    hasNext,
+    onNext: () => {
+      memory.dismissResume();
+      void navigate(endedPath);
+    },
+  });
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
   const stream = useStream(videoRef, master, videoFile, lib.ready ? lib.prefs.quality : null);
   const storyboard = useStoryboard(storyboardPath(n));
@@ -148,6 +162,9 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         onPlaying={onPlaying}
         onEnded={() => {
           memory.dismissResume();
+          // 取消 of the outro's countdown, or 自动连播 off: the player stays at the end. A countdown
+          // still running moves on when it reaches 0.
+          if (introOutro.cancelled || introOutro.countdown !== null || (lib.ready && !lib.prefs.autoNext)) return;
           void navigate(endedPath);
         }}
         onError={onError}
@@ -172,6 +189,19 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         />
       ) : null}
       {failed ? <PlaybackError onRetry={retry} /> : null}
+      {introOutro.offerSkip && !failed ? (
+        <button type="button" className="player-prompt player-skip" onClick={introOutro.skipIntro}>
+          跳过片头
+        </button>
+      ) : null}
+      {introOutro.countdown !== null && !failed ? (
+        <div className="player-prompt player-next" role="status">
+          <span>{`即将播放下一集 ${introOutro.countdown}`}</span>
+          <button type="button" className="player-next-cancel" onClick={introOutro.cancelNext}>
+            取消
+          </button>
+        </div>
+      ) : null}
       <PlayerControls
         {...state}
         fullscreen={fullscreen.fullscreen}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from "react"
 import { useLibrary } from "../components/library-context";
 import { resumePosition, type PlayerPrefs } from "../library";
 import { playerConfig } from "../playback/config";
+import { resumeTarget, type Marker } from "../playback/markers";
 import { canSavePosition, positionToSave, savePositionDue } from "../playback/playback-memory";
 
 /**
@@ -11,7 +12,14 @@ import { canSavePosition, positionToSave, savePositionDue } from "../playback/pl
  * own position (`episode`, 1 for single titles). While the offer stands, playing from the start
  * does not overwrite the saved position; dismissing it (or letting it time out) does.
  */
-export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, id: string, episode: number, onReady: () => void, lastEpisode = true) {
+export function usePlaybackMemory(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  id: string,
+  episode: number,
+  onReady: () => void,
+  lastEpisode = true,
+  intro: Marker | null = null,
+) {
   const lib = useLibrary();
   const libRef = useRef(lib);
   const onReadyRef = useRef(onReady);
@@ -71,9 +79,11 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
     v.muted = lib.prefs.muted;
     v.defaultPlaybackRate = lib.prefs.rate;
     v.playbackRate = lib.prefs.rate;
-    setResumeAt(resumePosition(lib.library, id, episode));
+    // A viewer who skips intros is never offered a position inside one (docs/decisions/0092-intro-outro.md).
+    const saved = resumePosition(lib.library, id, episode);
+    setResumeAt(saved === null ? null : resumeTarget(saved, intro, lib.prefs.autoSkip));
     onReadyRef.current();
-  }, [videoRef, lib.ready, lib.prefs, lib.library, id, episode]);
+  }, [videoRef, lib.ready, lib.prefs, lib.library, id, episode, intro]);
 
   useEffect(() => {
     if (resumeAt === null) return;

@@ -41,7 +41,16 @@ const arbLibrary = fc
 describe("constants", () => {
   it("match the spec", () => {
     expect(HISTORY_LIMIT).toBe(100);
-    expect(DEFAULT_PREFS).toEqual({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false, autoSkip: false, watchLaterAutoRemove: true });
+    expect(DEFAULT_PREFS).toEqual({
+      volume: 0.8,
+      muted: false,
+      rate: 1,
+      quality: "auto",
+      subtitles: false,
+      autoSkip: false,
+      autoNext: true,
+      watchLaterAutoRemove: true,
+    });
     expect(EMPTY_LIBRARY).toEqual({ favourites: [], history: [] });
     expect(PLAYBACK_RATES).toEqual([0.5, 0.75, 1, 1.25, 1.5, 2]);
   });
@@ -210,6 +219,7 @@ describe("parsePrefs", () => {
       quality: 720,
       subtitles: true,
       autoSkip: true,
+      autoNext: true,
       watchLaterAutoRemove: false,
     });
     expect(parsePrefs({ volume: 0, muted: false, rate: 0.5, quality: "auto", subtitles: false })).toEqual({
@@ -219,9 +229,10 @@ describe("parsePrefs", () => {
       quality: "auto",
       subtitles: false,
       autoSkip: false,
+      autoNext: true,
       watchLaterAutoRemove: true,
     });
-    expect(parsePrefs({ autoSkip: "yes", watchLaterAutoRemove: 0 })).toMatchObject({ autoSkip: false, watchLaterAutoRemove: true });
+    expect(parsePrefs({ autoSkip: "yes", watchLaterAutoRemove: 0 })).toMatchObject({ autoSkip: false, autoNext: true, watchLaterAutoRemove: true });
   });
 
   it("keeps a 清晰度 only when it is auto or a plausible rendition height", () => {
