@@ -190,7 +190,8 @@ describe("share and favourite", () => {
     const context = await browser().newContext();
     await context.addInitScript(CLS_SCRIPT);
     const { page, log } = await open(context, `/video/${VIDEO}`);
-    const button = page.locator(".video-actions button[aria-pressed]");
+    // 收藏 is the first of the toggles (追剧 and 稍后再看 follow it: tests/e2e/follow.test.ts).
+    const button = page.locator(".video-actions button[aria-pressed]").first();
     await button.click();
     expect(await button.getAttribute("aria-pressed")).toBe("true");
     expect(await button.textContent()).toContain("已收藏");
