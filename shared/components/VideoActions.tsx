@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Video } from "../catalogue/types";
 import { inList, LIST_LIMIT } from "../series-lists";
+import { momentUrl } from "../playback/start-time";
 import { useLibrary } from "./library-context";
 import { useRootData } from "./useRootData";
 import { Icon } from "../player/icons";
@@ -85,6 +86,22 @@ export function VideoActions({ video }: { video: Video }) {
       >
         <Icon name="share" size={20} />
         分享
+      </button>
+      <button
+        type="button"
+        className="button action-button"
+        onClick={() => {
+          // The player's time now (the page's one <video>), whole seconds: ?t= opens the link there.
+          const player = document.querySelector<HTMLVideoElement>("video.player-video");
+          void shareVideo({
+            title: `${video.title} - ${config.siteName}`,
+            text: video.description,
+            url: momentUrl(config.origin || window.location.origin, window.location.pathname, player?.currentTime ?? 0),
+          });
+        }}
+      >
+        <Icon name="share" size={20} />
+        从当前时间分享
       </button>
       <p className="video-actions-status" role="status">
         {full}

@@ -21,6 +21,7 @@ import { runShortcut, usePlayerKeyboard } from "./usePlayerKeyboard";
 import { useStoryboard } from "./useStoryboard";
 import { useIntroOutro } from "./useIntroOutro";
 import { episodeMarkers } from "../playback/markers";
+import { parseStartTime } from "../playback/start-time";
 import { streamStartPreloads } from "../playback/stream-start";
 import { useStream } from "./useStream";
 import { useSubtitles } from "./useSubtitles";
@@ -64,7 +65,9 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const [prefsApplied, setPrefsApplied] = useState(false);
   const markers = useMemo(() => episodeMarkers(video, episode), [video, episode]);
   const hasNext = episode < (video.episodes?.length ?? 1);
-  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), !hasNext, markers.intro);
+  // ?t= of a shared moment: playback starts there, and no 继续播放 is offered over it.
+  const startAt = parseStartTime(new URLSearchParams(useLocation().search).get("t"));
+  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), !hasNext, markers.intro, startAt !== null);
   usePlayBeacon(videoRef, video.id);
   const { lib } = memory;
   const introOutro = useIntroOutro(videoRef, markers, {
@@ -117,8 +120,16 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   useEffect(() => {
     if (!prefsApplied || !stream.attached || started.current || isHandled()) return;
     started.current = true;
+    const v = videoRef.current;
+    if (startAt !== null && v) {
+      const seek = () => {
+        if (startAt < v.duration) v.currentTime = startAt;
+      };
+      if (v.readyState >= 1) seek();
+      else v.addEventListener("loadedmetadata", seek, { once: true });
+    }
     void cmd.start();
-  }, [prefsApplied, stream.attached, cmd, isHandled]);
+  }, [prefsApplied, stream.attached, cmd, isHandled, startAt]);
 
   // Once mounted: catch up with what the element did before hydration.
   useEffect(() => {

@@ -19,6 +19,8 @@ export function usePlaybackMemory(
   onReady: () => void,
   lastEpisode = true,
   intro: Marker | null = null,
+  /** The link names where to start (?t=): no saved position is offered. */
+  startGiven = false,
 ) {
   const lib = useLibrary();
   const libRef = useRef(lib);
@@ -81,9 +83,9 @@ export function usePlaybackMemory(
     v.playbackRate = lib.prefs.rate;
     // A viewer who skips intros is never offered a position inside one (docs/decisions/0092-intro-outro.md).
     const saved = resumePosition(lib.library, id, episode);
-    setResumeAt(saved === null ? null : resumeTarget(saved, intro, lib.prefs.autoSkip));
+    setResumeAt(saved === null || startGiven ? null : resumeTarget(saved, intro, lib.prefs.autoSkip));
     onReadyRef.current();
-  }, [videoRef, lib.ready, lib.prefs, lib.library, id, episode, intro]);
+  }, [videoRef, lib.ready, lib.prefs, lib.library, id, episode, intro, startGiven]);
 
   useEffect(() => {
     if (resumeAt === null) return;

@@ -52,7 +52,8 @@ describe("video detail page", () => {
     expect(meta).toMatch(/\d+(\.\d)?万?次播放/);
     expect(await page.getAttribute(".video-actions button[aria-pressed]", "aria-pressed")).toBe("false");
     expect(await page.textContent(".video-actions button[aria-pressed]")).toContain("收藏");
-    expect(await page.locator(".video-actions button", { hasText: "分享" }).count()).toBe(1);
+    expect(await page.locator(".video-actions").getByRole("button", { name: "分享", exact: true }).count()).toBe(1);
+    expect(await page.locator(".video-actions").getByRole("button", { name: "从当前时间分享" }).count()).toBe(1);
     const categories = await page.$$eval(".video-categories a", (as) => as.map((a) => a.getAttribute("href")));
     expect(categories.map((h) => decodeURI(h ?? ""))).toEqual(v.category.map((c) => `/category/${c}`));
     const tags = (await page.textContent(".video-tags")) ?? "";
