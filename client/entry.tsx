@@ -10,6 +10,7 @@ import { installCoverFallback } from "./cover-fallback";
 import "./globals";
 import { LibraryProvider } from "./library-provider";
 import { startLibrarySync } from "./library-sync";
+import { startListsSync } from "./lists-sync";
 import { clientRootLoader } from "./root-loader";
 import { browserPageData } from "./page-data";
 import { installLinkNavigation } from "./link-navigation";
@@ -51,6 +52,7 @@ account.onAuthStateChange((event) => {
   }
 });
 startLibrarySync(account);
+startListsSync(account);
 
 // Hydrating in a transition lets React yield to the browser every few milliseconds instead of
 // blocking the main thread for the whole page (input stays responsive; Lighthouse's TBT drops).

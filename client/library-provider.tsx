@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import {
   DEFAULT_PREFS,
   EMPTY_LIBRARY,
+  finished,
   parseLibrary,
   parsePrefs,
   recordPosition,
@@ -12,7 +13,8 @@ import {
 } from "../shared/library";
 import { LibraryContext } from "../shared/components/library-context";
 import { afterIslandsHydrate } from "../shared/player/island-hydration";
-import { LIBRARY_KEY, LIBRARY_OWNER_KEY, PREFS_KEY } from "../shared/stored-prefs";
+import { LIBRARY_KEY, LIBRARY_OWNER_KEY, LISTS_KEY, LISTS_OWNER_KEY, PREFS_KEY } from "../shared/stored-prefs";
+import { addToList, EMPTY_LISTS, inList, markSeen, parseLists, removeFromList, type ListName, type SeriesLists } from "../shared/series-lists";
 
 /** Fired on `window` when this tab writes the library, so every provider of the tab re-reads it. */
 export const LOCAL_CHANGE = "yingshi:library-change";
@@ -83,6 +85,52 @@ export function writeLibraryOwner(owner: string | null): void {
   }
 }
 
+/** 追剧 and 稍后再看 stored in this browser. */
+export function readStoredLists(): SeriesLists {
+  return parseLists(readJson(LISTS_KEY));
+}
+
+/** Stores the lists and tells this tab's providers (the same event as the library's). */
+export function writeStoredLists(lists: SeriesLists): boolean {
+  const ok = writeJson(LISTS_KEY, lists);
+  if (ok) window.dispatchEvent(new Event(LOCAL_CHANGE));
+  return ok;
+}
+
+/** The account the stored lists mirror, or null (collected while signed out). */
+export function readListsOwner(): string | null {
+  try {
+    return storage()?.getItem(LISTS_OWNER_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeListsOwner(owner: string | null): void {
+  try {
+    const store = storage();
+    if (owner === null) store?.removeItem(LISTS_OWNER_KEY);
+    else store?.setItem(LISTS_OWNER_KEY, owner);
+  } catch {
+    // storage refused: the lists then count as nobody's
+  }
+}
+
+/** Fired on `window` for each change the viewer makes to a list; client/lists-sync.ts sends it to the account. */
+export const LIST_CHANGE = "yingshi:list-change";
+
+export interface ListChange {
+  list: ListName;
+  id: string;
+  /** In the list after the change. */
+  on: boolean;
+  seenEpisodes?: number;
+}
+
+function announce(change: ListChange): void {
+  window.dispatchEvent(new CustomEvent<ListChange>(LIST_CHANGE, { detail: change }));
+}
+
 export function readStoredPrefs(): PlayerPrefs {
   return parsePrefs(readJson(PREFS_KEY));
 }
@@ -94,6 +142,7 @@ export function writeStoredPrefs(prefs: PlayerPrefs): boolean {
 interface State {
   library: Library;
   prefs: PlayerPrefs;
+  lists: SeriesLists;
   ready: boolean;
 }
 
@@ -103,7 +152,7 @@ interface State {
  * is read in an effect, and `ready` becomes true then.
  */
 export function LibraryProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<State>({ library: EMPTY_LIBRARY, prefs: DEFAULT_PREFS, ready: false });
+  const [state, setState] = useState<State>({ library: EMPTY_LIBRARY, prefs: DEFAULT_PREFS, lists: EMPTY_LISTS, ready: false });
   // The latest values, so the callbacks can stay stable and never lose a concurrent change.
   const current = useRef(state);
 
@@ -113,9 +162,9 @@ export function LibraryProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    const reload = () => update({ library: readStoredLibrary(), prefs: readStoredPrefs(), ready: true });
+    const reload = () => update({ library: readStoredLibrary(), prefs: readStoredPrefs(), lists: readStoredLists(), ready: true });
     const onStorage = (event: StorageEvent) => {
-      if (event.key === null || event.key === LIBRARY_KEY || event.key === PREFS_KEY) afterIslandsHydrate(reload);
+      if (event.key === null || event.key === LIBRARY_KEY || event.key === PREFS_KEY || event.key === LISTS_KEY) afterIslandsHydrate(reload);
     };
     const onLocalChange = () => afterIslandsHydrate(reload);
     // Not before the detail page's player island has hydrated: the new context value reaching its
@@ -136,12 +185,44 @@ export function LibraryProvider({ children }: { children: ReactNode }) {
       update({ library });
       writeStoredLibrary(library);
     };
+    const prefsNow = () => (current.current.ready ? current.current.prefs : readStoredPrefs());
+    const listsNow = () => (current.current.ready ? current.current.lists : readStoredLists());
+    const saveLists = (lists: SeriesLists) => {
+      update({ lists });
+      writeStoredLists(lists);
+    };
+    const remove = (name: ListName, id: string) => {
+      if (!inList(listsNow(), name, id)) return;
+      saveLists(removeFromList(listsNow(), name, id));
+      announce({ list: name, id, on: false });
+    };
     return {
       ...state,
       toggleFavourite: (id) => saveLibrary(toggleIn(base(), id)),
-      savePosition: (id, position, duration, episode) => saveLibrary(recordPosition(base(), id, position, duration, Date.now(), episode)),
+      savePosition: (id, position, duration, episode, lastEpisode) => {
+        saveLibrary(recordPosition(base(), id, position, duration, Date.now(), episode));
+        if (lastEpisode && prefsNow().watchLaterAutoRemove && finished({ position, duration })) remove("watchLater", id);
+      },
+      toggleList: (name, id, seenEpisodes) => {
+        if (inList(listsNow(), name, id)) {
+          remove(name, id);
+          return true;
+        }
+        const seen = name === "follows" && seenEpisodes !== undefined ? { seenEpisodes } : {};
+        const next = addToList(listsNow(), name, { id, addedAt: Date.now(), ...seen });
+        if (!next) return false;
+        saveLists(next);
+        announce({ list: name, id, on: true, ...seen });
+        return true;
+      },
+      markSeen: (id, episodes) => {
+        const next = markSeen(listsNow(), id, episodes);
+        if (next === listsNow()) return;
+        saveLists(next);
+        announce({ list: "follows", id, on: true, seenEpisodes: episodes });
+      },
       setPrefs: (p) => {
-        const prefs = parsePrefs({ ...(current.current.ready ? current.current.prefs : readStoredPrefs()), ...p });
+        const prefs = parsePrefs({ ...prefsNow(), ...p });
         update({ prefs });
         writeStoredPrefs(prefs);
       },

@@ -1,4 +1,5 @@
 import { isTitleId } from "./catalogue/title-ids";
+import type { ListName, SeriesLists } from "./series-lists";
 import { DEFAULT_VOLUME, parseQuality, parseVolume, type QualityChoice } from "./stored-prefs";
 import { isSubtitleLanguage, type SubtitleLanguage } from "./stream/contract";
 
@@ -55,6 +56,12 @@ export interface PlayerPrefs {
   subtitles: boolean;
   /** The 字幕 language last chosen (a title without it shows its first language). */
   subtitleLanguage: SubtitleLanguage;
+  /** 自动跳过片头片尾 (docs/decisions/0092-intro-outro.md). */
+  autoSkip: boolean;
+  /** 自动连播: the next episode follows the end (and the outro's countdown); off, the player stops at the end. */
+  autoNext: boolean;
+  /** A title leaves 稍后再看 once watched to its end (its last episode for a series). */
+  watchLaterAutoRemove: boolean;
 }
 
 export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({
@@ -64,6 +71,9 @@ export const DEFAULT_PREFS: PlayerPrefs = Object.freeze({
   quality: "auto",
   subtitles: false,
   subtitleLanguage: "zh-CN",
+  autoSkip: false,
+  autoNext: true,
+  watchLaterAutoRemove: true,
 });
 
 export const EMPTY_LIBRARY: Library = Object.freeze({ favourites: [], history: [] });
@@ -91,7 +101,7 @@ export function recordPosition(lib: Library, id: string, position: number, durat
 }
 
 /** Watched to within RESUME_MARGIN of its end. */
-function finished(entry: HistoryEntry): boolean {
+export function finished(entry: Pick<HistoryEntry, "position" | "duration">): boolean {
   return entry.duration > 0 && entry.position > entry.duration - RESUME_MARGIN;
 }
 
@@ -215,6 +225,9 @@ export function parsePrefs(raw: unknown): PlayerPrefs {
     quality: parseQuality(o.quality),
     subtitles: typeof o.subtitles === "boolean" ? o.subtitles : DEFAULT_PREFS.subtitles,
     subtitleLanguage: isSubtitleLanguage(o.subtitleLanguage) ? o.subtitleLanguage : DEFAULT_PREFS.subtitleLanguage,
+    autoSkip: typeof o.autoSkip === "boolean" ? o.autoSkip : DEFAULT_PREFS.autoSkip,
+    autoNext: typeof o.autoNext === "boolean" ? o.autoNext : DEFAULT_PREFS.autoNext,
+    watchLaterAutoRemove: typeof o.watchLaterAutoRemove === "boolean" ? o.watchLaterAutoRemove : DEFAULT_PREFS.watchLaterAutoRemove,
   };
 }
 
@@ -224,7 +237,19 @@ export interface LibraryApi {
   /** False on the server and during hydration; true once the browser's stored library is read. */
   ready: boolean;
   toggleFavourite: (id: string) => void;
-  /** Saves the watch position of episode `episode` (default 1) of `id`. */
-  savePosition: (id: string, position: number, duration: number, episode?: number) => void;
+  /**
+   * Saves the watch position of episode `episode` (default 1) of `id`; `lastEpisode`: the episode
+   * is the title's last (a finished last episode leaves 稍后再看 when the setting says so).
+   */
+  savePosition: (id: string, position: number, duration: number, episode?: number, lastEpisode?: boolean) => void;
   setPrefs: (p: Partial<PlayerPrefs>) => void;
+  /** 追剧 and 稍后再看 (shared/series-lists.ts). */
+  lists: SeriesLists;
+  /**
+   * Adds `id` to the list or takes it out; `seenEpisodes` (追剧) the series' episodes now. False
+   * when the list is full (nothing changed).
+   */
+  toggleList: (name: ListName, id: string, seenEpisodes?: number) => boolean;
+  /** The viewer has opened a followed series that has `episodes` episodes (its 新 badge goes). */
+  markSeen: (id: string, episodes: number) => void;
 }

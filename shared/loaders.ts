@@ -9,6 +9,7 @@ import type { CardItem } from "./catalogue/card";
 import type { Video } from "./catalogue/types";
 import { isInfoPageType, type InfoPageType } from "./content/info-page-types";
 import type { ListingResult, ListingSort } from "./listing";
+import type { Weekday } from "./schedule";
 import type { SearchResult } from "./search/query";
 
 export type { CardItem } from "./catalogue/card";
@@ -22,6 +23,18 @@ export interface HomeData {
   latest: CardItem[];
   topRated: CardItem[];
   counts: Array<{ name: string; count: number }>;
+  /** 今日更新: today's weekday in China and the series the 追剧周表 lists for it. */
+  today: Weekday;
+  todayUpdates: CardItem[];
+}
+
+/** 追剧周表 (/schedule?day=N): one weekday's series, and which day today is (the first tab). */
+export interface ScheduleData {
+  day: Weekday;
+  /** Whether the URL names the day (?day=N); /schedule alone shows today. */
+  dayInUrl: boolean;
+  today: Weekday;
+  items: CardItem[];
 }
 
 export type ListingKind = "category" | "latest" | "top-rated";
@@ -76,6 +89,7 @@ export interface CatalogueLoaders {
   topRated: LoaderFunction;
   search: LoaderFunction;
   video: LoaderFunction;
+  schedule: LoaderFunction;
 }
 
 /**

@@ -10,6 +10,9 @@ export const LIBRARY_KEY = "yingshi:library";
 export const PREFS_KEY = "yingshi:prefs";
 /** Id of the account whose library LIBRARY_KEY mirrors; absent while the library belongs to nobody (client/library-sync.ts). */
 export const LIBRARY_OWNER_KEY = "yingshi:library-owner";
+/** 追剧 and 稍后再看 (shared/series-lists.ts), and the account they mirror (client/lists-sync.ts). */
+export const LISTS_KEY = "yingshi:lists";
+export const LISTS_OWNER_KEY = "yingshi:lists-owner";
 
 /** 清晰度 choice: automatic (adaptive) or a rendition height such as 720. */
 export type QualityChoice = "auto" | number;

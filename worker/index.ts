@@ -24,6 +24,7 @@ import { robotsHandler, rssHandler, sitemapHandler, sitemapPartHandler } from ".
 import { mirrorStreamRoutes, streamRoutes } from "./stream/index";
 import { lineOriginsForPages } from "./line-origins";
 import { uploadApi } from "./upload/api";
+import { listsApi } from "./lists/api";
 
 const app = new Hono<AppEnv>();
 // A storage fault anywhere is a 503 with Retry-After, a bug a 500: in the route's format, never cached (worker/fault-answers.ts).
@@ -58,6 +59,8 @@ app.route("/api", catalogueApi);
 app.route("/api/danmaku", danmakuApi);
 // Media uploads of `npm run deploy` and `catalogue add --remote`: off unless MEDIA_UPLOAD_TOKEN is set (worker/upload/).
 app.route("/api/media", uploadApi);
+// 追剧 and 稍后再看 of the signed-in account (D1; worker/lists/).
+app.route("/api/lists", listsApi);
 // Play counting (the player's beacon) and the 排行榜 as JSON (worker/plays/).
 app.route("/api", playsApi);
 // 举报 and 报错 from the viewer pages, the player's error beacon (worker/reports/, docs/admin.md).

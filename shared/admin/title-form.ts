@@ -25,6 +25,8 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   aliases: "别名",
   status: "更新状态",
   totalEpisodes: "总集数",
+  serial: "连载状态",
+  updateDays: "更新日",
   episodes: "剧集",
   lines: "线路",
   subtitles: "字幕",
@@ -47,6 +49,22 @@ function numberField(text: string): number | string | undefined {
   const n = Number(t);
   return Number.isFinite(n) ? n : t;
 }
+
+const WEEKDAY_CHARS = "一二三四五六日";
+
+/** 更新日 as written in the form ("五", "一，四", "周一、周四", "1, 4"; 天 is 日): 1–7, or the text the schema refuses. */
+export function updateDaysFromText(text: string): Array<number | string> | undefined {
+  const items = list(text.replaceAll("周", "").replaceAll("星期", "").replaceAll("天", "日"));
+  if (items.length === 0) return undefined;
+  return items.map((item) => {
+    const char = WEEKDAY_CHARS.indexOf(item);
+    if (item.length === 1 && char >= 0) return char + 1;
+    const n = Number(item);
+    return /^\d+$/.test(item) ? n : item;
+  });
+}
+
+export const updateDaysToText = (days: readonly number[] | undefined): string => (days ?? []).map((d) => WEEKDAY_CHARS[d - 1] ?? String(d)).join("，");
 
 /** One episode a line: "12.mp4 | 45:00" or "12.mp4 | 45:00 | 第1期：初次见面". */
 export function episodesFromLines(text: string): Array<Record<string, string>> | undefined {
@@ -140,6 +158,10 @@ export function entryFromForm(get: (name: string) => string): Record<string, unk
   }
   const total = numberField(get("totalEpisodes"));
   if (total !== undefined) entry.totalEpisodes = total;
+  const serial = get("serial").trim();
+  if (serial) entry.serial = serial;
+  const days = updateDaysFromText(get("updateDays"));
+  if (days) entry.updateDays = days;
   const episodes = episodesFromLines(get("episodes"));
   if (episodes) entry.episodes = episodes;
   const lines = linesFromText(get("lines"));
@@ -175,6 +197,8 @@ export function formOfEntry(entry: TitleEntry, shown: FormState, publishAt: numb
     aliases: join(entry.aliases),
     status: entry.status ?? "",
     totalEpisodes: entry.totalEpisodes === undefined ? "" : String(entry.totalEpisodes),
+    serial: entry.serial ?? "",
+    updateDays: updateDaysToText(entry.updateDays),
     episodes: episodesToLines(entry),
     lines: linesToText(entry),
     state: shown,

@@ -1,3 +1,4 @@
+import type { SerialState } from "./schema";
 import type { Video } from "./types";
 import { normaliseMediaPath } from "./categories";
 
@@ -24,6 +25,8 @@ export interface TitleCard {
   episodeCount: number;
   /** Episodes planned in all, when the catalogue says. */
   totalEpisodes: number | null;
+  /** The 连载 state when the catalogue sets it (absent: derived, shared/schedule.ts isEnded). */
+  serial?: SerialState;
 }
 
 /** A card of the visitor's library (GET /api/titles): plus the names of named episodes, by number. */
@@ -56,6 +59,7 @@ export function cardOf(video: Video): TitleCard {
     status: video.status ?? null,
     episodeCount: video.episodes?.length ?? 1,
     totalEpisodes: video.totalEpisodes ?? null,
+    ...(video.serial ? { serial: video.serial } : {}),
   };
 }
 
@@ -64,4 +68,11 @@ export function cardStatus(card: Pick<TitleCard, "status" | "episodeCount" | "to
   if (card.status) return card.status;
   if (card.episodeCount <= 1 && card.totalEpisodes === null) return null;
   return card.totalEpisodes !== null && card.totalEpisodes > card.episodeCount ? `更新至${card.episodeCount}集` : `全${card.episodeCount}集`;
+}
+
+/** Whether a card's title is complete (the rule of shared/schedule.ts isEnded, from what a card holds). */
+export function cardEnded(card: Pick<TitleCard, "serial" | "status" | "episodeCount" | "totalEpisodes">): boolean {
+  if (card.serial !== undefined) return card.serial === "ended";
+  if (/^更新至/.test(card.status ?? "")) return false;
+  return card.totalEpisodes === null || card.episodeCount >= card.totalEpisodes;
 }

@@ -83,6 +83,19 @@ export type PublicationState = (typeof PUBLICATION_STATES)[number];
 /** A time in China Standard Time, as the file and the 管理后台 write it: "2025-07-01T20:00:00+08:00". */
 export const PUBLISH_AT_PATTERN = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\+08:00$/;
 
+/** 连载 states (docs/decisions/0090-serial-schedule.md). */
+export const SERIAL_STATES = ["ongoing", "ended"] as const;
+export type SerialState = (typeof SERIAL_STATES)[number];
+
+const seconds = v.pipe(v.number("must be a number"), v.minValue(0, "must be 0 or more"), v.maxValue(86_400, "must be at most 86400"));
+
+/** 片头 / 片尾: where it starts and ends, in seconds from the start of the episode. */
+export const MarkerSchema = v.pipe(
+  v.strictObject({ start: seconds, end: seconds }, keyMessage),
+  v.check((m) => m.end > m.start, "must end after it starts"),
+);
+export type Marker = v.InferOutput<typeof MarkerSchema>;
+
 export const EpisodeSchema = v.strictObject(
   {
     /** Shown instead of 第N集 when given (variety shows: 第1期：初次见面). */
@@ -93,6 +106,9 @@ export const EpisodeSchema = v.strictObject(
     subtitles: v.optional(subtitles),
     /** This episode's own lines after the title's mirrors (external URLs). */
     lines: v.optional(lines),
+    /** This episode's 片头 / 片尾 when it differs from the title's (docs/decisions/0092-intro-outro.md). */
+    intro: v.optional(MarkerSchema),
+    outro: v.optional(MarkerSchema),
   },
   keyMessage,
 );
@@ -138,6 +154,27 @@ export const TitleSchema = v.strictObject(
     /** Episodes planned in all, when more than those present (更新至5集 of 16). */
     totalEpisodes: v.optional(
       v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(9999, "must be at most 9999")),
+    ),
+    /** 片头 and 片尾 of every episode (an episode may set its own); found by `npm run catalogue -- add` (docs/decisions/0092-intro-outro.md). */
+    intro: v.optional(MarkerSchema),
+    outro: v.optional(MarkerSchema),
+    /** 连载 state of a series: "ongoing" (连载中) or "ended" (已完结); absent, it follows from status and totalEpisodes (worker/feeds/source.ts isEnded). */
+    serial: v.optional(v.picklist(SERIAL_STATES, 'must be "ongoing" or "ended"')),
+    /** 更新日: the weekdays new episodes come out, 1 (周一) to 7 (周日), China Standard Time (每周五更新: [5]). */
+    updateDays: v.optional(
+      v.pipe(
+        v.array(
+          v.pipe(
+            v.number("must be a number"),
+            v.integer("must be a whole number"),
+            v.minValue(1, "must be 1 (Monday) to 7 (Sunday)"),
+            v.maxValue(7, "must be 1 (Monday) to 7 (Sunday)"),
+          ),
+          "must be a list of weekdays",
+        ),
+        v.minLength(1, "must name at least one weekday"),
+        v.check((days) => new Set(days).size === days.length, "must not repeat a weekday"),
+      ),
     ),
     /** draft (草稿), published (已发布, the default), unpublished (已下架). */
     state: v.optional(v.picklist(PUBLICATION_STATES, 'must be "draft", "published" or "unpublished"')),
@@ -211,7 +248,11 @@ function crossChecks(titles: ReadonlyArray<{ index: number; entry: TitleEntry }>
       entry.episodes.slice(1).forEach((episode, i) => claim(episode.videoFile, `episodes.${i + 1}.videoFile`));
       if (entry.totalEpisodes !== undefined && entry.totalEpisodes < entry.episodes.length)
         add("totalEpisodes", `is ${entry.totalEpisodes} but ${entry.episodes.length} episodes are listed`);
-    } else if (entry.totalEpisodes !== undefined) add("totalEpisodes", "is set but the title has no episodes");
+    } else {
+      if (entry.totalEpisodes !== undefined) add("totalEpisodes", "is set but the title has no episodes");
+      if (entry.serial !== undefined) add("serial", "is set but the title has no episodes");
+      if (entry.updateDays !== undefined) add("updateDays", "is set but the title has no episodes");
+    }
     if (entry.episodes)
       entry.lines?.forEach((line, i) => {
         if (line.url !== undefined) add(`lines.${i}.url`, "an external URL of a series belongs to its episode (episodes.N.lines)");

@@ -42,6 +42,12 @@ export function Footer() {
                 <PageLink to={`/category/${name}`}>{name}</PageLink>
               </li>
             ))}
+            <li>
+              <PageLink to="/schedule">追剧周表</PageLink>
+            </li>
+            <li>
+              <PageLink to="/library">我的片单</PageLink>
+            </li>
           </ul>
         </nav>
         <nav className="footer-column" aria-labelledby="footer-support">

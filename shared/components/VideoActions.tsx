@@ -1,4 +1,7 @@
+import { useEffect, useState } from "react";
 import type { Video } from "../catalogue/types";
+import { inList, LIST_LIMIT } from "../series-lists";
+import { momentUrl } from "../playback/start-time";
 import { useLibrary } from "./library-context";
 import { useRootData } from "./useRootData";
 import { Icon } from "../player/icons";
@@ -23,12 +26,24 @@ export async function shareVideo(data: { title: string; text: string; url: strin
   }
 }
 
-/** Favourite, share and 报错 (a playback problem of `episode`: the dialog loads when opened) under the player. */
+/** 收藏, 追剧 (series), 稍后再看, 分享 and 报错 (a playback problem of `episode`: the dialog loads when opened) under the player. */
 export function VideoActions({ video, episode = 1 }: { video: Video; episode?: number }) {
-  const { library, toggleFavourite } = useLibrary();
+  const { library, toggleFavourite, lists, toggleList, markSeen, ready } = useLibrary();
   const { config, user } = useRootData();
   const report = useReportDialog();
+  const [full, setFull] = useState<string | null>(null);
   const favourite = library.favourites.includes(video.id);
+  const episodes = video.episodes?.length;
+  const followed = inList(lists, "follows", video.id);
+  const later = inList(lists, "watchLater", video.id);
+  // Opening a followed series sees its episodes: its 新 badge in 我的追剧 goes.
+  useEffect(() => {
+    if (ready && followed && episodes !== undefined) markSeen(video.id, episodes);
+  }, [ready, followed, episodes, markSeen, video.id]);
+  const toggle = (name: "follows" | "watchLater", label: string) => {
+    const done = toggleList(name, video.id, episodes);
+    setFull(done ? null : `${label}列表已满（最多${LIST_LIMIT}部），请先移除一些`);
+  };
   return (
     <div className="video-actions">
       <button
@@ -39,6 +54,26 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
       >
         <Icon name="heart" size={20} />
         {favourite ? "已收藏" : "收藏"}
+      </button>
+      {episodes !== undefined ? (
+        <button
+          type="button"
+          className={`button action-button${followed ? " is-active" : ""}`}
+          aria-pressed={followed}
+          onClick={() => toggle("follows", "追剧")}
+        >
+          <Icon name={followed ? "followed" : "follow"} size={20} />
+          {followed ? "已追剧" : "追剧"}
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className={`button action-button${later ? " is-active" : ""}`}
+        aria-pressed={later}
+        onClick={() => toggle("watchLater", "稍后再看")}
+      >
+        <Icon name="later" size={20} />
+        稍后再看
       </button>
       <button
         type="button"
@@ -57,6 +92,22 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
       <button
         type="button"
         className="button action-button"
+        onClick={() => {
+          // The player's time now (the page's one <video>), whole seconds: ?t= opens the link there.
+          const player = document.querySelector<HTMLVideoElement>("video.player-video");
+          void shareVideo({
+            title: `${video.title} - ${config.siteName}`,
+            text: video.description,
+            url: momentUrl(config.origin || window.location.origin, window.location.pathname, player?.currentTime ?? 0),
+          });
+        }}
+      >
+        <Icon name="share" size={20} />
+        从当前时间分享
+      </button>
+      <button
+        type="button"
+        className="button action-button"
         aria-haspopup="dialog"
         onClick={() => report.open({ kind: "playback", titleId: video.id, episode, signedIn: user !== null })}
       >
@@ -64,6 +115,9 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
         报错
       </button>
       {report.dialog}
+      <p className="video-actions-status" role="status">
+        {full}
+      </p>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { createContext, useContext } from "react";
 import { DEFAULT_PREFS, EMPTY_LIBRARY, type LibraryApi } from "../library";
+import { EMPTY_LISTS } from "../series-lists";
 
 const noop = () => {};
 
@@ -11,6 +12,9 @@ export const LibraryContext = createContext<LibraryApi>({
   toggleFavourite: noop,
   savePosition: noop,
   setPrefs: noop,
+  lists: EMPTY_LISTS,
+  toggleList: () => false,
+  markSeen: noop,
 });
 
 export function useLibrary(): LibraryApi {

@@ -6,6 +6,7 @@ import { PageLink } from "../components/PageLink";
 import { SectionHeader } from "../components/SectionHeader";
 import { VideoGrid } from "../components/VideoGrid";
 import type { HomeData } from "../loaders";
+import { weekdayName } from "../schedule";
 import { useRootData } from "../components/useRootData";
 
 const REASONS = [
@@ -56,6 +57,13 @@ export function HomePage() {
       </section>
 
       <ContinueWatching />
+
+      {data.todayUpdates.length > 0 ? (
+        <section className="home-section home-today" aria-labelledby="today-title">
+          <SectionHeader id="today-title" title={`今日更新 · ${weekdayName(data.today)}`} moreHref="/schedule" moreLabel="追剧周表" />
+          <VideoGrid items={data.todayUpdates} />
+        </section>
+      ) : null}
 
       <section className="home-section" aria-labelledby="hot-title">
         <SectionHeader id="hot-title" title="热门推荐" moreHref="/category/all" />

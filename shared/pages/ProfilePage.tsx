@@ -83,6 +83,10 @@ export function ProfilePage() {
         </div>
       </dl>
 
+      <p>
+        <Link to="/library">我的追剧与稍后再看 ›</Link>
+      </p>
+
       <section className="home-section" aria-labelledby="fav-title">
         <h2 id="fav-title" className="section-title">
           我的收藏

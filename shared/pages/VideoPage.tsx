@@ -15,6 +15,7 @@ import { useRootData } from "../components/useRootData";
 import type { SiteConfig } from "../site-config";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { VideoActions } from "../components/VideoActions";
+import { PlaybackSettings } from "../components/PlaybackSettings";
 import { PlayerIsland } from "../player/PlayerIsland";
 
 /** The canonical path of what the page shows: /video/{id}, or /video/{id}/{n} for a named episode. */
@@ -175,6 +176,7 @@ export function VideoPage() {
               <span className="badge badge-free">免费观看</span>
             </p>
             <VideoActions video={video} episode={episode} />
+            {video.episodes || video.intro || video.outro ? <PlaybackSettings /> : null}
             <p className="video-categories">
               {video.category.map((c) => (
                 <Link key={c} to={`/category/${c}`} className="chip chip-link">

@@ -24,6 +24,9 @@ import { usePlaybackState } from "./usePlaybackState";
 import { usePlayerCommands } from "./usePlayerCommands";
 import { runShortcut, usePlayerKeyboard } from "./usePlayerKeyboard";
 import { useStoryboard } from "./useStoryboard";
+import { useIntroOutro } from "./useIntroOutro";
+import { episodeMarkers } from "../playback/markers";
+import { parseStartTime } from "../playback/start-time";
 import { streamStartPreloads } from "../playback/stream-start";
 import { useStream } from "./useStream";
 import { useSubtitles } from "./useSubtitles";
@@ -71,9 +74,23 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
 
   // Playback starts once the stored preferences are applied and the element is bound to the stream.
   const [prefsApplied, setPrefsApplied] = useState(false);
-  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true));
+  const markers = useMemo(() => episodeMarkers(video, episode), [video, episode]);
+  const hasNext = episode < (video.episodes?.length ?? 1);
+  // ?t= of a shared moment: playback starts there, and no 继续播放 is offered over it.
+  const startAt = parseStartTime(new URLSearchParams(useLocation().search).get("t"));
+  const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), !hasNext, markers.intro, startAt !== null);
   usePlayBeacon(videoRef, video.id);
   const { lib, dismissResume } = memory;
+  const introOutro = useIntroOutro(videoRef, markers, {
+    ready: lib.ready,
+    autoSkip: lib.prefs.autoSkip,
+    autoNext: lib.prefs.autoNext,
+    hasNext,
+    onNext: () => {
+      dismissResume();
+      void navigate(endedPath);
+    },
+  });
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
   // The remembered line is read in the browser once mounted (the server renders line 1).
   const firstLine = useSyncExternalStore(
@@ -153,9 +170,18 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
     const { sound, seeked, paused } = early.current ?? {};
     if (sound) cmd.setVolume(sound.volume, sound.muted);
     if (seeked) dismissResume();
+    const v = videoRef.current;
+    // A ?t= link starts there (unless the viewer already moved the playhead).
+    if (startAt !== null && v && !seeked) {
+      const seek = () => {
+        if (startAt < v.duration) v.currentTime = startAt;
+      };
+      if (v.readyState >= 1) seek();
+      else v.addEventListener("loadedmetadata", seek, { once: true });
+    }
     if (paused) return;
     void cmd.start();
-  }, [prefsApplied, stream.attached, cmd, isHandled, dismissResume]);
+  }, [prefsApplied, stream.attached, cmd, isHandled, dismissResume, startAt]);
 
   // Once mounted: catch up with what the element did before hydration.
   useEffect(() => {
@@ -203,6 +229,9 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         onPlaying={onPlaying}
         onEnded={() => {
           memory.dismissResume();
+          // 取消 of the outro's countdown, or 自动连播 off: the player stays at the end. A countdown
+          // still running moves on when it reaches 0.
+          if (introOutro.cancelled || introOutro.countdown !== null || (lib.ready && !lib.prefs.autoNext)) return;
           void navigate(endedPath);
         }}
         onError={onError}
@@ -230,6 +259,19 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
       ) : null}
       {failed ? <PlaybackError onRetry={retry} /> : null}
       <LineNotice text={failover.notice} />
+      {introOutro.offerSkip && !failed ? (
+        <button type="button" className="player-prompt player-skip" onClick={introOutro.skipIntro}>
+          跳过片头
+        </button>
+      ) : null}
+      {introOutro.countdown !== null && !failed ? (
+        <div className="player-prompt player-next" role="status">
+          <span>{`即将播放下一集 ${introOutro.countdown}`}</span>
+          <button type="button" className="player-next-cancel" onClick={introOutro.cancelNext}>
+            取消
+          </button>
+        </div>
+      ) : null}
       <PlayerControls
         {...state}
         fullscreen={fullscreen.fullscreen}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from "react"
 import { useLibrary } from "../components/library-context";
 import { resumePosition, type PlayerPrefs } from "../library";
 import { playerConfig } from "../playback/config";
+import { resumeTarget, type Marker } from "../playback/markers";
 import { canSavePosition, positionToSave, savePositionDue } from "../playback/playback-memory";
 
 /**
@@ -11,7 +12,16 @@ import { canSavePosition, positionToSave, savePositionDue } from "../playback/pl
  * own position (`episode`, 1 for single titles). While the offer stands, playing from the start
  * does not overwrite the saved position; dismissing it (or letting it time out) does.
  */
-export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, id: string, episode: number, onReady: () => void) {
+export function usePlaybackMemory(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  id: string,
+  episode: number,
+  onReady: () => void,
+  lastEpisode = true,
+  intro: Marker | null = null,
+  /** The link names where to start (?t=): no saved position is offered. */
+  startGiven = false,
+) {
   const lib = useLibrary();
   const libRef = useRef(lib);
   const onReadyRef = useRef(onReady);
@@ -36,8 +46,8 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
     lastSaved.current = v.currentTime;
     // While 从 m:ss 继续播放 is offered, the autoplay from the start must not overwrite the
     // saved position: leaving after a few seconds keeps it (and the title moves to the front).
-    libRef.current.savePosition(id, positionToSave(v.currentTime, offered.current), v.duration, episode);
-  }, [videoRef, id, episode]);
+    libRef.current.savePosition(id, positionToSave(v.currentTime, offered.current), v.duration, episode, lastEpisode);
+  }, [videoRef, id, episode, lastEpisode]);
 
   useEffect(() => {
     const v = videoRef.current;
@@ -71,9 +81,11 @@ export function usePlaybackMemory(videoRef: RefObject<HTMLVideoElement | null>, 
     v.muted = lib.prefs.muted;
     v.defaultPlaybackRate = lib.prefs.rate;
     v.playbackRate = lib.prefs.rate;
-    setResumeAt(resumePosition(lib.library, id, episode));
+    // A viewer who skips intros is never offered a position inside one (docs/decisions/0092-intro-outro.md).
+    const saved = resumePosition(lib.library, id, episode);
+    setResumeAt(saved === null || startGiven ? null : resumeTarget(saved, intro, lib.prefs.autoSkip));
     onReadyRef.current();
-  }, [videoRef, lib.ready, lib.prefs, lib.library, id, episode]);
+  }, [videoRef, lib.ready, lib.prefs, lib.library, id, episode, intro, startGiven]);
 
   useEffect(() => {
     if (resumeAt === null) return;

@@ -54,7 +54,8 @@ describe("video detail page", () => {
     expect(meta).toMatch(/\d+(\.\d)?万?次播放/);
     expect(await page.getAttribute(".video-actions button[aria-pressed]", "aria-pressed")).toBe("false");
     expect(await page.textContent(".video-actions button[aria-pressed]")).toContain("收藏");
-    expect(await page.locator(".video-actions button", { hasText: "分享" }).count()).toBe(1);
+    expect(await page.locator(".video-actions").getByRole("button", { name: "分享", exact: true }).count()).toBe(1);
+    expect(await page.locator(".video-actions").getByRole("button", { name: "从当前时间分享" }).count()).toBe(1);
     const categories = await page.$$eval(".video-categories a", (as) => as.map((a) => a.getAttribute("href")));
     expect(categories.map((h) => decodeURI(h ?? ""))).toEqual(v.category.map((c) => `/category/${c}`));
     const tags = (await page.textContent(".video-tags")) ?? "";
@@ -192,7 +193,8 @@ describe("share and favourite", () => {
     const context = await browser().newContext();
     await context.addInitScript(CLS_SCRIPT);
     const { page, log } = await open(context, `/video/${VIDEO}`);
-    const button = page.locator(".video-actions button[aria-pressed]");
+    // 收藏 is the first of the toggles (追剧 and 稍后再看 follow it: tests/e2e/follow.test.ts).
+    const button = page.locator(".video-actions button[aria-pressed]").first();
     await button.click();
     expect(await button.getAttribute("aria-pressed")).toBe("true");
     expect(await button.textContent()).toContain("已收藏");

@@ -41,7 +41,17 @@ const arbLibrary = fc
 describe("constants", () => {
   it("match the spec", () => {
     expect(HISTORY_LIMIT).toBe(100);
-    expect(DEFAULT_PREFS).toEqual({ volume: 0.8, muted: false, rate: 1, quality: "auto", subtitles: false, subtitleLanguage: "zh-CN" });
+    expect(DEFAULT_PREFS).toEqual({
+      volume: 0.8,
+      muted: false,
+      rate: 1,
+      quality: "auto",
+      subtitles: false,
+      subtitleLanguage: "zh-CN",
+      autoSkip: false,
+      autoNext: true,
+      watchLaterAutoRemove: true,
+    });
     expect(EMPTY_LIBRARY).toEqual({ favourites: [], history: [] });
     expect(PLAYBACK_RATES).toEqual([0.5, 0.75, 1, 1.25, 1.5, 2]);
   });
@@ -203,13 +213,18 @@ describe("parsePrefs", () => {
   });
 
   it("keeps good values", () => {
-    expect(parsePrefs({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true, subtitleLanguage: "en" })).toEqual({
+    expect(
+      parsePrefs({ volume: 0.3, muted: true, rate: 1.5, quality: 720, subtitles: true, subtitleLanguage: "en", autoSkip: true, watchLaterAutoRemove: false }),
+    ).toEqual({
       volume: 0.3,
       muted: true,
       rate: 1.5,
       quality: 720,
       subtitles: true,
       subtitleLanguage: "en",
+      autoSkip: true,
+      autoNext: true,
+      watchLaterAutoRemove: false,
     });
     expect(parsePrefs({ volume: 0, muted: false, rate: 0.5, quality: "auto", subtitles: false })).toEqual({
       volume: 0,
@@ -218,7 +233,11 @@ describe("parsePrefs", () => {
       quality: "auto",
       subtitles: false,
       subtitleLanguage: "zh-CN",
+      autoSkip: false,
+      autoNext: true,
+      watchLaterAutoRemove: true,
     });
+    expect(parsePrefs({ autoSkip: "yes", watchLaterAutoRemove: 0 })).toMatchObject({ autoSkip: false, autoNext: true, watchLaterAutoRemove: true });
   });
 
   it("keeps a 清晰度 only when it is auto or a plausible rendition height", () => {

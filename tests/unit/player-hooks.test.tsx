@@ -2,6 +2,7 @@
 // The player's gesture and memory hooks mounted in React (happy-dom), driven by the events a
 // browser sends: what the pure rules (tests/unit/touch-gestures.test.ts, playback-memory.test.ts)
 // cannot show — the timers, the event wiring and the state the hooks hand to the player.
+import { EMPTY_LISTS } from "../../shared/series-lists";
 import { act, cleanup, fireEvent, render, renderHook } from "@testing-library/react";
 import { createRef, type ReactNode, type RefObject } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -165,6 +166,9 @@ function library(history: Library["history"] = []): { api: LibraryApi; saved: Sa
     toggleFavourite: () => {},
     savePosition: (id, position, duration, episode) => saved.push({ id, position, duration, episode }),
     setPrefs: () => {},
+    lists: EMPTY_LISTS,
+    toggleList: () => false,
+    markSeen: () => {},
   };
   return { api, saved };
 }

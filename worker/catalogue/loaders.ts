@@ -14,6 +14,7 @@ import {
   type HomeData,
   type ListingData,
   type ListingKind,
+  type ScheduleData,
   type SearchData,
   type VideoData,
 } from "../../shared/loaders";
@@ -23,7 +24,9 @@ import { randomInt } from "../../shared/random";
 import { cardViews } from "./cards";
 import { queryHome } from "./home";
 import { queryListing } from "./listing";
+import { querySchedule } from "./schedule";
 import { querySearch } from "./search";
+import { chinaWeekday, parseScheduleDay } from "../../shared/schedule";
 import { cardsByIds, titleDetail } from "./titles";
 
 /** How a loader finds the database of its request (the static handler's request context). */
@@ -58,6 +61,13 @@ export function catalogueLoaders(dbOf: DbOf): CatalogueLoaders {
       const { ids, recommended, ...result } = await querySearch(db, new URL(args.request.url).searchParams);
       const [items, hot] = await Promise.all([cardsByIds(db, ids), cardsByIds(db, recommended)]);
       return { ...result, items, recommended: hot };
+    },
+    async schedule(args): Promise<ScheduleData> {
+      const today = chinaWeekday(Date.now());
+      const param = new URL(args.request.url).searchParams.get("day");
+      const named = parseScheduleDay(param);
+      const day = named ?? today;
+      return { day, dayInUrl: named !== null, today, items: await querySchedule(dbOf(args), day) };
     },
     async video(args): Promise<VideoData> {
       const id = args.params.id ?? "";

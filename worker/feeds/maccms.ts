@@ -7,6 +7,7 @@ import type { Video } from "../../shared/catalogue/types";
 import { masterPlaylistPath, mediaNumberOf } from "../../shared/stream/contract";
 import { playLines } from "../../shared/playback/lines";
 import { categoryName, type FeedCategory } from "./categories";
+import { updateDaysText, vodWeekday } from "../../shared/schedule";
 import { isEnded, type FeedTitle } from "./source";
 
 /** MacCMS's default page size and the most rows a page may hold. */
@@ -175,11 +176,16 @@ export function vodTime(ms: number): string {
   return new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
 }
 
-/** 更新至12集 / 全30集 / HD: the title's status, else what its episodes say. */
+/**
+ * 更新至12集 / 全30集 / HD: the title's status, else what its episodes say; a series still 连载
+ * adds its update days (更新至5集 每周五更新).
+ */
 export function remarksOf(video: Video): string {
-  if (video.status) return video.status;
-  if (!video.episodes) return "HD";
-  return isEnded(video) ? `全${video.episodes.length}集` : `更新至${video.episodes.length}集`;
+  if (!video.episodes) return video.status ?? "HD";
+  const ended = isEnded(video);
+  const base = video.status ?? (ended ? `全${video.episodes.length}集` : `更新至${video.episodes.length}集`);
+  const days = ended ? "" : updateDaysText(video.updateDays);
+  return days ? `${base} ${days}` : base;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -217,6 +223,8 @@ export interface DetailRow extends ListRow {
   vod_serial: string;
   vod_total: number;
   vod_isend: number;
+  /** The update days' characters, "五" or "一,四" ("" for none, or once the series has ended). */
+  vod_weekday: string;
   vod_score: string;
   vod_hits: number;
   vod_duration: string;
@@ -268,6 +276,7 @@ export function detailRow(title: FeedTitle, ctx: RowContext): DetailRow {
     vod_serial: String(video.episodes ? episodes : 0),
     vod_total: video.totalEpisodes ?? (video.episodes ? episodes : 1),
     vod_isend: isEnded(video) ? 1 : 0,
+    vod_weekday: isEnded(video) ? "" : vodWeekday(video.updateDays),
     vod_score: video.rating.toFixed(1),
     vod_hits: ctx.hits.get(video.id) ?? 0,
     vod_duration: video.duration,

@@ -6,6 +6,7 @@
  * async so that it can be a query.
  */
 import type { Video } from "../../shared/catalogue/types";
+import { isEnded } from "../../shared/schedule";
 import { typeIdOf, type FeedCategory } from "./categories";
 
 export type { FeedCategory } from "./categories";
@@ -58,12 +59,7 @@ export interface FeedSource {
   categories(): Promise<readonly FeedCategory[]>;
 }
 
-/** Whether a title is complete: a film, or a series with all its planned episodes. */
-export function isEnded(video: Video): boolean {
-  if (!video.episodes) return true;
-  if (/^更新至/.test(video.status ?? "")) return false;
-  return video.totalEpisodes === undefined || video.episodes.length >= video.totalEpisodes;
-}
+export { isEnded } from "../../shared/schedule";
 
 /** Whether a title passes the query's filters other than the keyword (the search decides that). */
 export function matchesFilters(title: FeedTitle, query: TitleQuery, parents: ReadonlyMap<number, number>): boolean {

@@ -202,6 +202,13 @@ const STATE_CHOICES: ReadonlyArray<{ value: FormState; label: string }> = [
   { value: "unpublished", label: "已下架" },
 ];
 
+/** 连载状态: empty follows the status and the planned episodes. */
+const SERIAL_CHOICES = [
+  { value: "", label: "按更新状态判断" },
+  { value: "ongoing", label: "连载中" },
+  { value: "ended", label: "已完结" },
+] as const;
+
 /** 字幕: the languages each episode has (each removable), and the upload form (SRT, ASS or WebVTT). */
 function SubtitlesSection({ id, subtitles }: { id: string; subtitles: NonNullable<TitleEditProps["subtitles"]> }) {
   const series = subtitles.length > 1;
@@ -320,6 +327,8 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
             <Text name="videoFile" values={values} hint="例如 12.mp4" required />
             <Text name="coverImage" values={values} hint="与视频同号，例如 12.webp" required />
             <Text name="totalEpisodes" values={values} type="number" hint="计划总集数（多于已有集数时）" />
+            <SelectField id="field-serial" name="serial" label="连载状态" choices={SERIAL_CHOICES} value={values.serial ?? ""} />
+            <Text name="updateDays" values={values} hint="连载剧集的更新日，例如 五 或 一，四（追剧周表）" />
           </div>
           <Area
             name="episodes"
