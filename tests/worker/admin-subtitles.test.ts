@@ -181,7 +181,7 @@ describe("uploading subtitles", () => {
     expect(res.headers.get("Location")).toBe(`/admin/titles/${FILM.id}?done=subtitles`);
     const screen = await callRead("GET", `/admin/titles/${FILM.id}?done=subtitles`, { jar: admin.jar });
     expect(screen.text).toContain("字幕已上传");
-    expect(screen.text).toContain("한국어 ×");
+    expect(screen.text).toContain("移除한국어");
     const bad = new FormData();
     bad.set("language", "ja");
     bad.set("file", new File(["not subtitles"], "x.srt"));

@@ -224,8 +224,8 @@ function SubtitlesSection({ id, subtitles }: { id: string; subtitles: NonNullabl
               <form key={language} method="post" action={`/admin/titles/${id}/subtitles/remove`} className="inline">
                 <input type="hidden" name="episode" value={s.episode} />
                 <input type="hidden" name="language" value={language} />
-                <button type="submit" className="secondary" aria-label={`移除${s.name}的${SUBTITLE_NAMES[language]}字幕`}>
-                  {SUBTITLE_NAMES[language]} ×
+                <button type="submit" className="secondary" title={`移除${s.name}的${SUBTITLE_NAMES[language]}字幕`}>
+                  {`移除${SUBTITLE_NAMES[language]}`}
                 </button>
               </form>
             ))}
