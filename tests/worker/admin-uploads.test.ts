@@ -205,14 +205,8 @@ describe("publishing", () => {
     for (const path of [`/stream/${upload.number}/master.m3u8`, `/stream/${upload.number}/270p.m3u8`, `/${upload.number}.mp4`, `/${upload.number}.webp`]) {
       expect((await call("GET", path)).status, path).toBe(404);
     }
-    // The page counts what it sent: a count that disagrees with the server's record is refused.
-    const partial = totals(files);
-    const wrongCount = await post(`/api/admin/uploads/${upload.id}/publish`, admin.jar, partial);
-    expect(wrongCount.status).toBe(409);
-    expect((await wrongCount.json<{ error: { code: string } }>()).error.code).toBe("incomplete");
-    // Even with the right count for what is stored, the playlist names a segment that is not there.
-    const stored = { objects: partial.objects - 1, bytes: partial.bytes - files.get(missing)!.length };
-    const refused = await post(`/api/admin/uploads/${upload.id}/publish`, admin.jar, stored);
+    // The playlist names a segment that is not there: refused, whatever the page counted.
+    const refused = await post(`/api/admin/uploads/${upload.id}/publish`, admin.jar, totals(files));
     expect(refused.status).toBe(409);
     const why = await refused.json<{ error: { code: string; message: string } }>();
     expect(why.error.code).toBe("missing_object");
@@ -228,6 +222,13 @@ describe("publishing", () => {
     const pending = await (await call("GET", `/api/admin/uploads?title=${FILM.id}`, { jar: admin.jar })).json<{ uploads: Array<{ id: string }> }>();
     expect(pending.uploads.map((u) => u.id)).toContain(upload.id);
     await putAll(upload, new Map([[missing, files.get(missing)!]]));
+    // An object of an earlier run that nothing references is not part of the package (and goes after publishing).
+    const stale = streamNames.segment(360, "0000000f", 0);
+    await putAll(upload, new Map([[stale, files.get(missing)!]]));
+    // The page counts what it sent: a count that disagrees with the package is refused.
+    const wrongCount = await post(`/api/admin/uploads/${upload.id}/publish`, admin.jar, { ...totals(files), objects: files.size - 1 });
+    expect(wrongCount.status).toBe(409);
+    expect((await wrongCount.json<{ error: { code: string } }>()).error.code).toBe("incomplete");
     const published = await post(`/api/admin/uploads/${upload.id}/publish`, admin.jar, totals(files));
     expect(published.status, await published.clone().text()).toBe(200);
     const entry = await entryOf(FILM.id);
@@ -238,6 +239,7 @@ describe("publishing", () => {
     expect(master.res.status).toBe(200);
     expect(master.text).toContain("270p.m3u8");
     expect((await call("GET", `/${upload.number}.webp`)).status).toBe(200);
+    expect(await env.MEDIA.head(`stream/${upload.number}/${stale}`)).toBeNull();
     const audit = await env.DB.prepare("SELECT action FROM admin_audit WHERE target = ? ORDER BY id").bind(FILM.id).all<{ action: string }>();
     expect(audit.results.map((r) => r.action)).toEqual(expect.arrayContaining(["media.upload", "media.publish", "title.update"]));
     // Published: no more writes, no second publish.

@@ -297,24 +297,9 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   if (row.state !== "uploading") return refusal(409, "upload_closed", row.state === "published" ? "此上传已发布" : "此上传已放弃，请重新上传");
   const { results: objects } = await env.DB.prepare("SELECT name, size, sha256 FROM media_upload_objects WHERE upload_id = ?").bind(id).all<UploadedObject>();
   const recorded = new Map(objects.map((o) => [o.name, o]));
-  const bytes = objects.reduce((sum, o) => sum + o.size, 0);
-  if (body.objects !== objects.length || body.bytes !== bytes) {
-    return refusal(
-      409,
-      "incomplete",
-      `服务器已收到 ${objects.length} 个文件（${bytes} 字节），与本页上传的 ${String(body.objects)} 个（${String(body.bytes)} 字节）不符，请继续上传`,
-    );
-  }
   if (!recorded.has(PROGRESSIVE_NAME)) return refusal(409, "incomplete", "缺少 video.mp4（兼容播放用的 MP4）");
   if (row.episode === null && !recorded.has(COVER_NAME)) return refusal(409, "incomplete", "缺少封面 cover.webp");
-  // Every recorded object is in R2 with the recorded size (R2 verified its SHA-256 when it was put).
-  const sizes = await storedSizes(env.MEDIA, row.number);
-  const cover = recorded.has(COVER_NAME) ? await env.MEDIA.get(stagedCoverKey(id)) : null;
-  for (const o of objects) {
-    const size = o.name === COVER_NAME ? cover?.size : sizes.get(uploadObjectKey(id, row.number, o.name));
-    if (size !== o.size) return refusal(409, "missing_object", `${o.name} 不在存储中或大小不符，请继续上传`);
-  }
-  // No playlist may point at an object that is not there.
+  // No playlist may point at an object that is not there (nor outside the contract).
   const refs = await packageReferences(async (name) => {
     if (!recorded.has(name)) return null;
     const object = await env.MEDIA.get(uploadObjectKey(id, row.number, name));
@@ -322,6 +307,25 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   });
   if (refs.problem) return refusal(409, "bad_package", `视频包不完整：${refs.problem}`);
   for (const name of refs.names) if (!recorded.has(name)) return refusal(409, "missing_object", `${name} 尚未上传，请继续上传`);
+  // The package: what the playlists reference, the progressive file and the cover. Objects of an earlier
+  // run that nothing references (another encoder's versions) are left out and deleted after the switch.
+  const used = objects.filter((o) => refs.names.has(o.name) || o.name === PROGRESSIVE_NAME || o.name === COVER_NAME);
+  const unused = objects.filter((o) => !used.includes(o));
+  const bytes = used.reduce((sum, o) => sum + o.size, 0);
+  if (body.objects !== used.length || body.bytes !== bytes) {
+    return refusal(
+      409,
+      "incomplete",
+      `服务器上的视频包有 ${used.length} 个文件（${bytes} 字节），与本页上传的 ${String(body.objects)} 个（${String(body.bytes)} 字节）不符，请继续上传`,
+    );
+  }
+  // Every object of the package is in R2 with the recorded size (R2 verified its SHA-256 when it was put).
+  const sizes = await storedSizes(env.MEDIA, row.number);
+  const cover = recorded.has(COVER_NAME) ? await env.MEDIA.get(stagedCoverKey(id)) : null;
+  for (const o of used) {
+    const size = o.name === COVER_NAME ? cover?.size : sizes.get(uploadObjectKey(id, row.number, o.name));
+    if (size !== o.size) return refusal(409, "missing_object", `${o.name} 不在存储中或大小不符，请继续上传`);
+  }
 
   const title = await titleEntry(env.DB, row.title_id);
   if (!title) return refusal(404, "not_found", `视频 ${row.title_id} 已被删除`);
@@ -341,9 +345,15 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   ];
   const saved = await saveTitle(env, actor, entry, { id: row.title_id, version: title.version }, nowMs, extra);
   if (!saved.ok) return saved.status === 409 ? refusal(409, "title_changed", `${saved.message}`) : saved;
+  if (unused.length > 0) {
+    await env.MEDIA.delete(unused.map((o) => uploadObjectKey(id, row.number, o.name)));
+    await env.DB.prepare("DELETE FROM media_upload_objects WHERE upload_id = ? AND name IN (SELECT value FROM json_each(?))")
+      .bind(id, JSON.stringify(unused.map((o) => o.name)))
+      .run();
+  }
   return {
     ok: true,
-    value: { titleId: row.title_id, episode: row.episode, number: row.number, objects: objects.length, bytes, duration, version: saved.value.version },
+    value: { titleId: row.title_id, episode: row.episode, number: row.number, objects: used.length, bytes, duration, version: saved.value.version },
   };
 }
 
