@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { FFMPEG_PATH } from "../../scripts/media/ffmpeg";
 import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls";
 import { enrolledAdmin } from "./admin-pages";
+import { expectStreamContract } from "./package-contract";
 import { baseURL, browserForFile, open, waitPlaying } from "./browser";
 import { runTag } from "./visitors";
 
@@ -107,6 +108,9 @@ describe("上传视频", () => {
       expect(media.segments.map((s) => Math.round(s.duration))).toEqual([2, 2, 1]);
     }
     expect((await context.request.get(`${baseURL()}/${n}.mp4`)).status()).toBe(200);
+    // The same contract checks pass on this package and on one the CLI packed (media 1 of the e2e site).
+    await expectStreamContract(n);
+    await expectStreamContract(1);
 
     const viewer = await browser().newContext();
     const { page: watch } = await open(viewer, `/video/${id}`);
