@@ -1,11 +1,12 @@
 /**
  * The 管理后台's browser script (docs/decisions/0072-admin-app.md): the pages are server-rendered
  * forms that work without it; this adds a confirmation before a form marked `data-confirm` is
- * sent, copy buttons (`data-copy` names the element whose text they copy) and 视频管理's cover
- * upload (./cover-upload.ts). No viewer page loads this file or its stylesheet.
+ * sent, copy buttons (`data-copy` names the element whose text they copy), 视频管理's cover
+ * upload (./cover-upload.ts) and 上传视频 (./video-upload.ts). No viewer page loads this file or its stylesheet.
  */
 import "./admin.css";
 import { setUpCoverUpload } from "./cover-upload";
+import { setUpVideoUpload } from "./video-upload";
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
@@ -22,6 +23,7 @@ document.addEventListener("submit", (event) => {
 });
 
 setUpCoverUpload();
+setUpVideoUpload();
 
 for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
   button.hidden = false;

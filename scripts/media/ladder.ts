@@ -1,43 +1,11 @@
-import { START_RENDITION_HEIGHT } from "../../shared/stream/contract";
-
 /**
- * The rendition ladder (docs/media-pipeline.md): H.264 + AAC-LC per rung, capped CRF (a quality
- * target with maxrate/bufsize so no 2 s segment exceeds the rung's budget), fixed closed GOPs of
- * exactly one segment so every rendition has keyframes at the same times.
+ * The CLI packer's encoder settings for the shared ladder (shared/stream/ladder.ts): capped CRF (a
+ * quality target with maxrate/bufsize so no 2 s segment exceeds the rung's budget), fixed closed
+ * GOPs of exactly one segment so every rendition has keyframes at the same times.
  */
+import type { Rung } from "../../shared/stream/ladder";
 
-export interface Rung {
-  height: number;
-  width: number;
-  /** x264 quality target; the cap below bounds the bitrate of hard scenes. */
-  crf: number;
-  /** VBV maxrate and bufsize, kbit/s and kbit. */
-  maxrateKbps: number;
-  bufsizeKbps: number;
-  audioKbps: number;
-  profile: "main" | "high";
-  level: string;
-}
-
-/**
- * 270p fits a 0.75 Mbit/s 3G link with its audio; 360p 0.6–0.8, 720p 2–2.5, 1080p 4.5–5 Mbit/s
- * at their caps (video maxrate + audio + ~3 % CMAF overhead). 360p and 720p share one 96 kbit/s
- * audio encode (the packer encodes each distinct audio bitrate once).
- */
-export const LADDER: readonly Rung[] = [
-  { height: START_RENDITION_HEIGHT, width: 480, crf: 26, maxrateKbps: 280, bufsizeKbps: 280, audioKbps: 48, profile: "main", level: "3.0" },
-  { height: 360, width: 640, crf: 24, maxrateKbps: 620, bufsizeKbps: 620, audioKbps: 96, profile: "main", level: "3.0" },
-  { height: 720, width: 1280, crf: 24, maxrateKbps: 2200, bufsizeKbps: 2200, audioKbps: 96, profile: "high", level: "3.1" },
-  { height: 1080, width: 1920, crf: 23, maxrateKbps: 4500, bufsizeKbps: 4500, audioKbps: 128, profile: "high", level: "4.0" },
-];
-
-/** Rungs for a source: never upscale (a 720p source gets 270/360/720); a source below 270p still gets one rung at its own height. */
-export function laddersFor(sourceHeight: number, ladder: readonly Rung[] = LADDER): Rung[] {
-  const fit = ladder.filter((r) => r.height <= sourceHeight);
-  if (fit.length > 0) return fit;
-  const width = 2 * Math.round((sourceHeight * 16) / 9 / 2);
-  return [{ ...ladder[0], height: sourceHeight, width }];
-}
+export { LADDER, laddersFor, type Rung } from "../../shared/stream/ladder";
 
 export interface EncodeSettings {
   /** Segment (and GOP) length in seconds. */

@@ -133,7 +133,7 @@ export const storyboardPath = (n: number | string) => streamPath(n, "storyboard.
 export const subtitlesPath = (n: number | string, language: SubtitleLanguage = "zh-CN") => streamPath(n, streamNames.subtitlesOf(language));
 
 /**
- * Height of the rendition every ladder starts with (scripts/media/ladder.ts): the packer lists
+ * Height of the rendition every ladder starts with (shared/stream/ladder.ts): the packers list
  * renditions by rising bandwidth, so it is the master playlist's first variant — where Safari,
  * iOS and Chromium's native HLS always begin. Every source of 270 lines or more has it.
  */

@@ -6,13 +6,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { defaultEdgeCache } from "../../worker/http/edge-cache";
 import { pageCacheKey } from "../../worker/page-cache";
 import { BASE, call, callRead, signUp, uniqueEmail, type Jar } from "./helpers/visitor";
-import { enrolledHolder, newSession, post, SAME_SITE, type RoleHolder } from "./helpers/admin";
+import { enrolledHolder, newSession, SAME_SITE, type RoleHolder } from "./helpers/admin";
 
 type Who = "anonymous" | "viewer" | "moderator" | "admin without the second step" | "admin";
 const WHO: readonly Who[] = ["anonymous", "viewer", "moderator", "admin without the second step", "admin"];
 
 interface Route {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT";
   path: string;
   json?: unknown;
   /** Status and error code for each visitor, in WHO's order ("" = a 2xx without an error). */
@@ -22,6 +22,8 @@ interface Route {
 const UNKNOWN = () => uniqueEmail("nobody");
 /** An account id no account has. */
 const NO_ACCOUNT = "00000000-0000-4000-8000-000000000000";
+/** An upload id no upload has. */
+const NO_UPLOAD = "0".repeat(32);
 const SIGNED_OUT: [number, string] = [401, "not_signed_in"];
 const NO_ROLE: [number, string] = [403, "forbidden"];
 const STEP: [number, string] = [403, "second_step_required"];
@@ -144,6 +146,18 @@ const ROUTES: readonly Route[] = [
     json: { language: "en" },
     expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]],
   },
+  // 上传视频 (worker/admin/media-uploads.ts): admins only.
+  { method: "GET", path: "/api/admin/uploads?title=video_001", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [200, ""]] },
+  { method: "POST", path: "/api/admin/uploads", json: { titleId: "video_99999" }, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]] },
+  { method: "GET", path: `/api/admin/uploads/${NO_UPLOAD}`, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]] },
+  {
+    method: "PUT",
+    path: `/api/admin/uploads/${NO_UPLOAD}/objects/master.m3u8`,
+    json: {},
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]],
+  },
+  { method: "POST", path: `/api/admin/uploads/${NO_UPLOAD}/publish`, json: {}, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]] },
+  { method: "POST", path: `/api/admin/uploads/${NO_UPLOAD}/abandon`, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]] },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];
 
@@ -175,7 +189,10 @@ describe("every /api/admin/* route for every kind of visitor", () => {
       const [status, code] = route.expected[i];
       it(`${route.method} ${route.path} — ${who}: ${status}${code ? ` ${code}` : ""}`, async () => {
         const jar = jars[who];
-        const res = route.method === "GET" ? await call("GET", route.path, { jar }) : await post(route.path, jar, route.json ?? {});
+        const res =
+          route.method === "GET"
+            ? await call("GET", route.path, { jar })
+            : await call(route.method, route.path, { jar, json: route.json ?? {}, headers: SAME_SITE });
         const body = await res.json<{ error?: { code: string; message: string } }>();
         expect(res.status, JSON.stringify(body)).toBe(status);
         expect(body.error?.code ?? "").toBe(code);
@@ -187,11 +204,11 @@ describe("every /api/admin/* route for every kind of visitor", () => {
 });
 
 describe("the origin check on every write", () => {
-  const writes = ROUTES.filter((r) => r.method === "POST");
+  const writes = ROUTES.filter((r) => r.method !== "GET");
   for (const route of writes) {
     it(`${route.path}: another site's Origin, a cross-site fetch and no Origin at all are refused before anything runs`, async () => {
       for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site", Origin: BASE }, {} as Record<string, string>]) {
-        const res = await call("POST", route.path, { jar: admin.jar, json: route.json ?? {}, headers });
+        const res = await call(route.method, route.path, { jar: admin.jar, json: route.json ?? {}, headers });
         expect(res.status, JSON.stringify(headers)).toBe(403);
         expect((await res.json<{ error: { code: string } }>()).error.code).toBe("cross_site");
         expectAdminHeaders(res, route.path);

@@ -16,19 +16,20 @@ import { overviewOf } from "./overview";
 import { reportQueryOf, reportQueue, settleGroup, settleReport } from "./reports";
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
+import { abandonUpload, pendingUploads, type Result as UploadResult, publishUpload, putUploadObject, startUpload, uploadDetail } from "./media-uploads";
 import { bulkTitles, deleteTitles, listTitles, putCover, saveTitle, titleForEdit, titleListQuery, type SaveResult } from "./titles";
 import { putSubtitles, removeSubtitles } from "./subtitles";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
 import { danmakuListQuery, parseCommentRef, type CommentRef } from "../../shared/danmaku/moderation";
 import { deleteDanmaku, listDanmaku, listMutes, muteUser, saveWords, unmuteUser, wordsView } from "./danmaku";
 
-type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 503;
+type Status = 400 | 401 | 403 | 404 | 409 | 411 | 413 | 415 | 429 | 500 | 501 | 503;
 
 function jsonError(c: AdminContext, status: Status, code: string, message: string, extra: Record<string, unknown> = {}): Response {
   return c.json({ error: { code, message, ...extra } }, status);
 }
 
-function answer<T>(c: AdminContext, result: Result<T>): Response {
+function answer<T>(c: AdminContext, result: Result<T> | UploadResult<T>): Response {
   return result.ok ? c.json(result.value as object) : jsonError(c, result.status, result.code, result.message);
 }
 
@@ -294,5 +295,35 @@ adminApi.post("/titles/:id/subtitles/remove", needs("admin"), async (c) => {
   if (body instanceof Response) return body;
   return answer(c, await removeSubtitles(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
 });
+
+// ---- 上传视频 (worker/admin/media-uploads.ts) ----------------------------------------------------
+
+adminApi.get("/uploads", needs("admin"), async (c) => c.json({ uploads: await pendingUploads(c.env.DB, c.req.query("title") ?? "") }));
+
+adminApi.post("/uploads", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await startUpload(c.env, visitorOf(c), body, Date.now()));
+});
+
+adminApi.get("/uploads/:id", needs("admin"), async (c) => answer(c, await uploadDetail(c.env.DB, c.req.param("id"))));
+
+/** The object's name exactly as written in the request's (undecoded) path. */
+const OBJECT_PATH = /^\/api\/admin\/uploads\/[^/]+\/objects\/(.*)$/;
+
+adminApi.put("/uploads/:id/objects/*", needs("admin"), async (c) => {
+  const name = OBJECT_PATH.exec(new URL(c.req.url).pathname)?.[1] ?? "";
+  const headers = { length: c.req.header("Content-Length"), sha256: c.req.header("X-Content-SHA256") };
+  const result = await putUploadObject(c.env, c.req.param("id"), name, headers, c.req.raw.body, Date.now());
+  return result.ok ? c.json(result.value, 201) : jsonError(c, result.status, result.code, result.message);
+});
+
+adminApi.post("/uploads/:id/publish", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await publishUpload(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
+});
+
+adminApi.post("/uploads/:id/abandon", needs("admin"), async (c) => answer(c, await abandonUpload(c.env, visitorOf(c), c.req.param("id"), Date.now())));
 
 adminApi.all("*", needs("moderation"), (c) => jsonError(c, 404, "not_found", "接口不存在"));

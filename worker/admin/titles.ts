@@ -302,6 +302,8 @@ export async function saveTitle(
   raw: unknown,
   edit: { id: string; version: unknown } | null,
   nowMs: number,
+  /** More statements for the same batch (a published upload's state and audit row: worker/admin/media-uploads.ts). */
+  extra: (db: D1Database) => D1PreparedStatement[] = () => [],
 ): Promise<SaveResult> {
   const db = env.DB;
   const checked = await validated(db, raw);
@@ -344,7 +346,7 @@ export async function saveTitle(
     );
   }
   statements.push(...dependentRowStatements([row]).map((s) => bound(db, s)), ...REFRESH_CATEGORIES.map((s) => bound(db, s)));
-  statements.push(bumpContentVersion(db, "catalogue"));
+  statements.push(bumpContentVersion(db, "catalogue"), ...extra(db));
   const before = old ? entryOf(old) : null;
   statements.push(
     prepared(db, auditStatement({ ...actorOf(actor), action: old ? "title.update" : "title.create", target: entry.id, before, after: entry }, nowMs)),

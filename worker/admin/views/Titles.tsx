@@ -264,6 +264,7 @@ function SubtitlesSection({ id, subtitles }: { id: string; subtitles: NonNullabl
 
 export function TitleEditScreen({ id, values, version, problems, error, ok, meta, cover, subtitles }: TitleEditProps) {
   const action = id ? `/admin/titles/${id}` : "/admin/titles/new";
+  const episodeCount = (values.episodes ?? "").split("\n").filter((line) => line.trim()).length;
   return (
     <>
       <p>
@@ -361,6 +362,31 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
         </section>
       ) : null}
       {id && subtitles ? <SubtitlesSection id={id} subtitles={subtitles} /> : null}
+      {id ? (
+        <section className="panel" aria-labelledby="video-upload-title">
+          <h2 id="video-upload-title">上传视频</h2>
+          <div className="field video-upload" data-video-upload={id} data-title={values.title} data-description={values.description}>
+            <p className="muted">
+              在浏览器中打包为各档清晰度（270p 起，不放大）、2 秒分段、进度预览图与兼容 MP4，边打包边上传；全部上传并校验后才发布。关闭页面后可 继续上传。
+            </p>
+            <label htmlFor="video-upload-target">上传到</label>
+            <select id="video-upload-target" data-episode="">
+              <option value="">{episodeCount > 0 ? "第1集（视频本身）" : "视频本身"}</option>
+              {Array.from({ length: Math.max(0, episodeCount - 1) }, (_, i) => (
+                <option key={i} value={String(i + 2)}>{`第${i + 2}集`}</option>
+              ))}
+              {episodeCount > 0 ? <option value={String(episodeCount + 1)}>{`新的一集（第${episodeCount + 1}集）`}</option> : null}
+            </select>
+            <label htmlFor="video-upload-file">选择要上传的影片（MP4、MOV、MKV、WebM，可拖入此处）</label>
+            <input id="video-upload-file" type="file" accept="video/*,.mkv,.mov" />
+            <div data-upload-resume="" />
+            <p className="muted" role="status" data-upload-status="">
+              需要启用 JavaScript。
+            </p>
+            <div data-upload-details="" />
+          </div>
+        </section>
+      ) : null}
       {id ? (
         <form method="post" action={`/admin/titles/${id}/delete`} className="panel danger" data-confirm={`确定删除「${values.title}」吗？此操作不能撤销。`}>
           <h2>删除</h2>

@@ -1,0 +1,418 @@
+/**
+ * The browser packer (docs/decisions/0081-browser-packer.md): one source file → the streaming
+ * contract of docs/streaming.md, the same as the CLI's scripts/media/pack.ts makes — the shared
+ * ladder (shared/stream/ladder.ts, never upscaled), 2 s segments with key frames at the same frames
+ * in every rung (frame index a multiple of round(fps × 2), like x264's fixed GOP), fMP4 with an init
+ * segment for #EXT-X-MAP, the master's attributes measured from the segments, storyboard sheets and
+ * cues, the progressive MP4 (the highest rung ≤ 720p, remuxed) and a cover from the chosen time.
+ *
+ * mediabunny demuxes the source and muxes every output; WebCodecs decodes and encodes. Every object
+ * is handed to `emit` as soon as it is complete (a segment the moment its fragment closes), and
+ * emit's promise is the backpressure: packing waits while the upload queue is full.
+ */
+import {
+  ALL_FORMATS,
+  BlobSource,
+  EncodedAudioPacketSource,
+  EncodedPacketSink,
+  EncodedVideoPacketSource,
+  Input,
+  Mp4OutputFormat,
+  NullTarget,
+  BufferTarget,
+  Output,
+  VideoSample,
+  VideoSampleSink,
+  VideoSampleSource,
+  type EncodedPacket,
+  type InputAudioTrack,
+} from "mediabunny";
+import { writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../../shared/stream/hls";
+import { laddersFor, type Rung } from "../../../shared/stream/ladder";
+import { streamNames } from "../../../shared/stream/contract";
+import { spriteName, storyboardLayout, tileCount, tilePosition, writeStoryboardVtt } from "../../../shared/stream/storyboard";
+import { subtitleCues, subtitleLines, writeSubtitlePlaylist, writeSubtitlesVtt } from "../../../shared/stream/subtitles";
+import { COVER_NAME, PROGRESSIVE_NAME } from "../../../shared/upload/package";
+
+/** Segment (and GOP) length, as the CLI's DEFAULT_ENCODE. */
+export const SEGMENT_SECONDS = 2;
+/** How much earlier than the video the audio ends (scripts/media/pack.ts: more than AAC's priming and padding). */
+const AUDIO_TRIM_SECONDS = 0.05;
+/** The progressive file goes up in one request (worker/admin/media-uploads.ts). */
+export const PROGRESSIVE_MAX_BYTES = 64 * 1024 * 1024;
+
+export interface Probe {
+  duration: number;
+  bytes: number;
+  container: string;
+  video: { codec: string; width: number; height: number; fps: number };
+  audio: { codec: string; channels: number; sampleRate: number } | null;
+  rungs: Array<{ height: number; width: number }>;
+  progressiveHeight: number;
+  /** Why this browser cannot pack the file (Chinese, naming the codec), or null. */
+  problem: string | null;
+}
+
+const CLI_HINT = "请在电脑上用命令行打包：npm run catalogue -- add <文件> --series <编号>（输出与此处相同）";
+
+/** RFC 6381 string the rung asks the encoder for (the CLI's x264 profile and level). */
+export function rungCodec(rung: Rung): string {
+  const profile = rung.profile === "high" ? "64" : "4d";
+  const level = Math.round(Number(rung.level) * 10)
+    .toString(16)
+    .padStart(2, "0");
+  return `avc1.${profile}00${level}`;
+}
+
+const rungBitrate = (rung: Rung) => rung.maxrateKbps * 1000 * 0.9;
+
+function open(file: Blob): Input {
+  return new Input({ source: new BlobSource(file), formats: ALL_FORMATS });
+}
+
+/** What the file holds and what it will make; `problem` says why this browser cannot (decode, H.264, audio). */
+export async function probeFile(file: Blob): Promise<Probe> {
+  const input = open(file);
+  const format = await input.getFormat().catch(() => null);
+  const video = format ? await input.getPrimaryVideoTrack() : null;
+  const empty: Probe = {
+    duration: 0,
+    bytes: file.size,
+    container: format?.name ?? "",
+    video: { codec: "", width: 0, height: 0, fps: 0 },
+    audio: null,
+    rungs: [],
+    progressiveHeight: 0,
+    problem: null,
+  };
+  if (!format) return { ...empty, problem: `无法识别这个文件的格式（支持 MP4、MOV、MKV、WebM）。${CLI_HINT}` };
+  if (!video) return { ...empty, problem: `这个文件没有视频轨。${CLI_HINT}` };
+  const audio = await input.getPrimaryAudioTrack();
+  const duration = await input.computeDuration();
+  const stats = await video.computePacketStats(120);
+  const fps = Math.round(stats.averagePacketRate * 1000) / 1000;
+  const width = video.displayWidth - (video.displayWidth % 2);
+  const height = video.displayHeight - (video.displayHeight % 2);
+  const codec = (await video.getCodecParameterString()) ?? video.codec ?? "未知";
+  const rungs = laddersFor(height);
+  const progressiveHeight = Math.max(...rungs.filter((r) => r.height <= 720).map((r) => r.height), rungs[0].height);
+  const probe: Probe = {
+    duration,
+    bytes: file.size,
+    container: format.name,
+    video: { codec, width, height, fps },
+    audio: audio
+      ? { codec: (await audio.getCodecParameterString()) ?? audio.codec ?? "未知", channels: audio.numberOfChannels, sampleRate: audio.sampleRate }
+      : null,
+    rungs: rungs.map((r) => ({ height: r.height, width: r.width })),
+    progressiveHeight,
+    problem: null,
+  };
+  if (!(await video.canDecode())) return { ...probe, problem: `此浏览器无法解码这个文件的视频编码 ${codec}。${CLI_HINT}` };
+  for (const rung of rungs) {
+    const config = { codec: rungCodec(rung), width: rung.width, height: rung.height, bitrate: rungBitrate(rung), framerate: fps || 25 };
+    const support = await VideoEncoder.isConfigSupported(config).catch(() => ({ supported: false }));
+    if (!support.supported) return { ...probe, problem: `此浏览器无法编码 H.264（${config.codec}，${rung.width}×${rung.height}）。${CLI_HINT}` };
+  }
+  if (!audio) return { ...probe, problem: `这个文件没有音轨；浏览器打包需要 AAC 音频（iOS/Safari 与 Chromium 都能播放）。${CLI_HINT}` };
+  if (audio.codec !== "aac") {
+    return {
+      ...probe,
+      problem: `此浏览器无法把 ${probe.audio?.codec ?? audio.codec} 音频转成 AAC（iOS/Safari 与 Chromium 都能播放的音频），只能直接复制 AAC 音轨。${CLI_HINT}`,
+    };
+  }
+  const progressiveRung = rungs.find((r) => r.height === progressiveHeight)!;
+  const estimate = (duration * (progressiveRung.maxrateKbps + progressiveRung.audioKbps) * 1000) / 8;
+  if (estimate > PROGRESSIVE_MAX_BYTES) {
+    return { ...probe, problem: `视频较长（约 ${Math.round(estimate / 1024 / 1024)} MB 的兼容 MP4），超过浏览器上传的单个文件上限 64 MB。${CLI_HINT}` };
+  }
+  return probe;
+}
+
+export interface PackedObject {
+  name: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  /** The rung it belongs to (progress bars), or null. */
+  height: number | null;
+  /** A segment the server already holds under this name from an earlier run with the same init segment: not sent again. */
+  stored?: boolean;
+}
+
+export interface PackOptions {
+  uploadId: string;
+  /** What the server holds already (继续上传): name → size and SHA-256. */
+  stored: ReadonlyMap<string, { size: number; sha256: string }>;
+  title: string;
+  description: string;
+  /** Seconds into the video of the cover frame (the title's own video only; null: no cover). */
+  coverTime: number | null;
+  emit: (object: PackedObject) => Promise<void>;
+  /** Seconds of source packed so far. */
+  onProgress: (seconds: number) => void;
+}
+
+const hexOf = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+async function shortHash(text: string, bytes?: Uint8Array<ArrayBuffer>): Promise<string> {
+  const head = new TextEncoder().encode(text);
+  const all = new Uint8Array(head.length + (bytes?.length ?? 0));
+  all.set(head);
+  if (bytes) all.set(bytes, head.length);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
+  return [...digest.subarray(0, 4)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const concat = (parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+interface RungOutput {
+  rung: Rung;
+  output: Output;
+  source: VideoSampleSource;
+  audio: EncodedAudioPacketSource;
+  canvas: OffscreenCanvas;
+  context: OffscreenCanvasRenderingContext2D;
+  version: Promise<string>;
+  codecs: string | null;
+  segments: Array<{ uri: string; duration: number; bytes: number }>;
+  pending: Array<Promise<void>>;
+  initBytes: number;
+}
+
+/** Packs `file` (probed as `probe`) and emits every object; resolves when the last one is emitted. */
+export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promise<void> {
+  const input = open(file);
+  const videoTrack = (await input.getPrimaryVideoTrack())!;
+  const audioTrack = (await input.getPrimaryAudioTrack()) as InputAudioTrack;
+  const audioConfig = await audioTrack.getDecoderConfig();
+  const fps = probe.video.fps || 25;
+  const gop = Math.round(fps * SEGMENT_SECONDS);
+  const rungs = laddersFor(probe.video.height);
+
+  // The progressive MP4: the chosen rung's encoded packets and the audio, in one plain MP4 with its index first.
+  const progressive = new Output({ format: new Mp4OutputFormat({ fastStart: "in-memory" }), target: new BufferTarget() });
+  const progressiveVideo = new EncodedVideoPacketSource("avc");
+  const progressiveAudio = new EncodedAudioPacketSource("aac");
+  progressive.addVideoTrack(progressiveVideo, { frameRate: fps });
+  progressive.addAudioTrack(progressiveAudio);
+
+  const outputs: RungOutput[] = [];
+  for (const rung of rungs) {
+    let init: Uint8Array[] = [];
+    let fragment: Uint8Array | null = null;
+    let fragmentStart = 0;
+    let reuse = false;
+    let resolveVersion: (v: string) => void = () => {};
+    const version = new Promise<string>((resolve) => (resolveVersion = resolve));
+    const canvas = new OffscreenCanvas(rung.width, rung.height);
+    const context = canvas.getContext("2d")!;
+    const entry = { rung, version, codecs: null, segments: [], pending: [], initBytes: 0, canvas, context } as unknown as RungOutput;
+    const format = new Mp4OutputFormat({
+      fastStart: "fragmented",
+      minimumFragmentDuration: SEGMENT_SECONDS / 2,
+      onFtyp: (data) => {
+        init = [data.slice()];
+      },
+      onMoov: (data) => {
+        const bytes = concat([...init, data]);
+        entry.initBytes = bytes.length;
+        // The rung's version is fixed per upload, so 继续上传 finds the segments it sent before — unless this
+        // run's init segment differs from the stored one (another encoder), then every name is new.
+        const named = Promise.all([shortHash(`${o.uploadId}:${rung.height}:`), crypto.subtle.digest("SHA-256", bytes)]).then(async ([fixed, sha]) => {
+          const before = o.stored.get(streamNames.init(rung.height, fixed));
+          const v = !before || before.sha256 === hexOf(sha) ? fixed : await shortHash(`${o.uploadId}:${rung.height}:`, bytes);
+          reuse = v === fixed && before !== undefined;
+          resolveVersion(v);
+          await o.emit({ name: streamNames.init(rung.height, v), bytes, height: rung.height });
+        });
+        entry.pending.push(named);
+      },
+      onMoof: (data, _position, timestamp) => {
+        fragment = data.slice();
+        fragmentStart = timestamp;
+      },
+      onMdat: (data) => {
+        if (!fragment) return;
+        const bytes = concat([fragment, data]);
+        fragment = null;
+        const index = entry.segments.length;
+        const segment = { uri: "", duration: 0, bytes: bytes.length, start: fragmentStart };
+        entry.segments.push(segment);
+        entry.pending.push(
+          version.then(async (v) => {
+            segment.uri = streamNames.segment(rung.height, v, index);
+            const before = reuse ? o.stored.get(segment.uri) : undefined;
+            if (before) segment.bytes = before.size;
+            await o.emit({ name: segment.uri, bytes, height: rung.height, stored: before !== undefined });
+          }),
+        );
+      },
+    });
+    const output = new Output({ format, target: new NullTarget() });
+    const source = new VideoSampleSource({
+      codec: "avc",
+      bitrate: rungBitrate(rung),
+      bitrateMode: "variable",
+      fullCodecString: rungCodec(rung),
+      keyFrameInterval: 1e6,
+      latencyMode: "quality",
+      onEncodedPacket: (packet: EncodedPacket, meta: EncodedVideoChunkMetadata | undefined) => {
+        if (meta?.decoderConfig && !entry.codecs) entry.codecs = meta.decoderConfig.codec;
+        if (rung.height === probe.progressiveHeight) return progressiveVideo.add(packet, meta);
+      },
+    });
+    const audio = new EncodedAudioPacketSource("aac");
+    output.addVideoTrack(source, { frameRate: fps });
+    output.addAudioTrack(audio);
+    await output.start();
+    Object.assign(entry, { output, source, audio });
+    outputs.push(entry);
+  }
+  await progressive.start();
+
+  // Audio: the source's AAC packets copied into every rung and the progressive file, kept just ahead of the video.
+  const audioPackets = new EncodedPacketSink(audioTrack).packets()[Symbol.asyncIterator]();
+  // The audio ends AUDIO_TRIM_SECONDS before the video, as the CLI's (its tail would make a last, audio-only segment).
+  const audioEnd = (await videoTrack.computeDuration()) - AUDIO_TRIM_SECONDS;
+  let audioDone = false;
+  let firstAudio = true;
+  let audioTime = -Infinity;
+  const audioUpTo = async (t: number) => {
+    while (!audioDone && audioTime <= t) {
+      const next = await audioPackets.next();
+      if (next.done) {
+        audioDone = true;
+        break;
+      }
+      const packet = next.value;
+      audioTime = packet.timestamp;
+      if (packet.timestamp + packet.duration > audioEnd) continue;
+      const meta = firstAudio && audioConfig ? { decoderConfig: audioConfig } : undefined;
+      firstAudio = false;
+      await Promise.all([...outputs.map((r) => r.audio.add(packet, meta)), progressiveAudio.add(packet, meta)]);
+    }
+  };
+
+  // Storyboard sheets and the cover, drawn from the source frames as they pass.
+  const layout = storyboardLayout(probe.duration);
+  const tiles = tileCount(layout);
+  const sheetVersion = await shortHash(`${o.uploadId}:storyboard:${JSON.stringify(layout)}`);
+  const sheetCanvas = new OffscreenCanvas(layout.columns * layout.tileWidth, layout.rows * layout.tileHeight);
+  const sheet = sheetCanvas.getContext("2d")!;
+  let tile = 0;
+  let sheetIndex = 0;
+  const sheetJobs: Array<Promise<void>> = [];
+  const flushSheet = (k: number) => {
+    const blob = sheetCanvas.convertToBlob({ type: "image/jpeg", quality: 0.7 });
+    sheet.clearRect(0, 0, sheetCanvas.width, sheetCanvas.height);
+    sheetJobs.push(blob.then(async (b) => o.emit({ name: streamNames.sprite(sheetVersion, k), bytes: new Uint8Array(await b.arrayBuffer()), height: null })));
+  };
+  let coverJob: Promise<void> | null = null;
+
+  let frame = 0;
+  let lastTime = 0;
+  for await (const sample of new VideoSampleSink(videoTrack).samples()) {
+    const t = sample.timestamp;
+    lastTime = t;
+    await audioUpTo(t + 1);
+    const keyFrame = frame % gop === 0;
+    for (const r of outputs) {
+      sample.draw(r.context, 0, 0, r.rung.width, r.rung.height);
+      const scaled = new VideoSample(r.canvas, { timestamp: frame / fps, duration: 1 / fps });
+      await r.source.add(scaled, { keyFrame });
+      scaled.close();
+    }
+    while (tile < tiles && t + 0.5 / fps >= tile * layout.interval) {
+      const at = tilePosition(layout, tile);
+      if (at.sheet !== sheetIndex) {
+        flushSheet(sheetIndex);
+        sheetIndex = at.sheet;
+      }
+      sample.draw(sheet, at.x, at.y, layout.tileWidth, layout.tileHeight);
+      tile++;
+    }
+    if (o.coverTime !== null && coverJob === null && t + 0.5 / fps >= o.coverTime) coverJob = emitCover(sample, o.emit);
+    sample.close();
+    frame++;
+    if (frame % 10 === 0) o.onProgress(t);
+  }
+  await audioUpTo(Infinity);
+  if (tile > 0) flushSheet(sheetIndex);
+  for (const r of outputs) {
+    r.source.close();
+    r.audio.close();
+    await r.output.finalize();
+    await Promise.all(r.pending);
+  }
+  progressiveVideo.close();
+  progressiveAudio.close();
+  await progressive.finalize();
+  o.onProgress(lastTime);
+  if (o.coverTime !== null && coverJob === null) throw new Error("封面时间超出了视频长度");
+  await Promise.all([...sheetJobs, coverJob]);
+
+  // Playlists, measured as the CLI measures them; every segment lasts until the next one starts.
+  const duration = frame / fps;
+  const variants: HlsVariant[] = [];
+  for (const r of outputs) {
+    const v = await r.version;
+    const starts = r.segments.map((s) => (s as unknown as { start: number }).start);
+    r.segments.forEach((s, i) => (s.duration = Math.round(((starts[i + 1] ?? duration) - starts[i]) * 1e6) / 1e6));
+    await o.emit({
+      name: streamNames.mediaPlaylist(r.rung.height),
+      bytes: new TextEncoder().encode(writeMediaPlaylist({ segments: r.segments, map: streamNames.init(r.rung.height, v) })),
+      height: r.rung.height,
+    });
+    const bytes = r.segments.reduce((n, s) => n + s.bytes, 0);
+    variants.push({
+      bandwidth: Math.ceil(Math.max(...r.segments.map((s) => (s.bytes * 8) / Math.max(s.duration, 0.001)))),
+      averageBandwidth: Math.ceil(((bytes + r.initBytes) * 8) / duration),
+      width: r.rung.width,
+      height: r.rung.height,
+      codecs: [r.codecs ?? rungCodec(r.rung), audioConfig?.codec ?? "mp4a.40.2"],
+      frameRate: fps,
+      subtitles: "subs",
+      uri: streamNames.mediaPlaylist(r.rung.height),
+    });
+  }
+  const text = (s: string) => new TextEncoder().encode(s);
+  const cues = subtitleCues(subtitleLines(o.title, o.description), duration);
+  await o.emit({ name: streamNames.subtitles, bytes: text(writeSubtitlesVtt(cues, 0)), height: null });
+  await o.emit({ name: streamNames.subtitlePlaylist, bytes: text(writeSubtitlePlaylist(duration)), height: null });
+  await o.emit({ name: streamNames.storyboard, bytes: text(writeStoryboardVtt({ ...layout, duration }, spriteName(sheetVersion))), height: null });
+  const progressiveBytes = new Uint8Array(progressive.target.buffer!);
+  await o.emit({ name: PROGRESSIVE_NAME, bytes: progressiveBytes, height: null });
+  await o.emit({
+    name: streamNames.master,
+    bytes: text(
+      writeMasterPlaylist({
+        variants: variants.sort((a, b) => a.bandwidth - b.bandwidth),
+        subtitles: [{ groupId: "subs", name: "中文", language: "zh-CN", isDefault: false, autoselect: true, uri: streamNames.subtitlePlaylist }],
+      }),
+    ),
+    height: null,
+  });
+}
+
+/** The cover: the frame centre-cropped to 16:9 and scaled to 640×360, as WebP (client/admin/cover-upload.ts's shape). */
+async function emitCover(sample: VideoSample, emit: PackOptions["emit"]): Promise<void> {
+  const canvas = new OffscreenCanvas(640, 360);
+  const context = canvas.getContext("2d")!;
+  const w = sample.displayWidth;
+  const h = sample.displayHeight;
+  const scale = Math.max(640 / w, 360 / h);
+  const sw = 640 / scale;
+  const sh = 360 / scale;
+  const frame = sample.toVideoFrame();
+  context.drawImage(frame, (w - sw) / 2, (h - sh) / 2, sw, sh, 0, 0, 640, 360);
+  frame.close();
+  const blob = await canvas.convertToBlob({ type: "image/webp", quality: 0.82 });
+  await emit({ name: COVER_NAME, bytes: new Uint8Array(await blob.arrayBuffer()), height: null });
+}

@@ -1,0 +1,155 @@
+import { execFile } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FFMPEG_PATH } from "../../scripts/media/ffmpeg";
+import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls";
+import { enrolledAdmin } from "./admin-pages";
+import { expectStreamContract } from "./package-contract";
+import { baseURL, browserForFile, open, waitPlaying } from "./browser";
+import { runTag } from "./visitors";
+
+/**
+ * 上传视频 in Chromium against `wrangler dev` (docs/admin.md, decisions 0080–0082): an admin
+ * chooses a small clip made here with ffmpeg on a title's edit page, sees what it holds, packs and
+ * uploads it in the browser, and the title plays it with its 清晰度 menu; a page reloaded in the
+ * middle offers 继续上传 and sends only what is missing; a file the browser cannot decode is
+ * refused in Chinese, naming the codec and the command line.
+ */
+
+const browser = browserForFile();
+const CLIPS = path.resolve(import.meta.dirname, "../../test-output/upload-clips");
+const run = promisify(execFile);
+
+/** A clip of `seconds` at 640×360 25 fps with AAC (or, with `codec`, another video codec). */
+async function clip(name: string, seconds: number, videoArgs: string[] = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "ultrafast"]): Promise<string> {
+  const file = path.join(CLIPS, name);
+  await run(FFMPEG_PATH, [
+    "-y",
+    "-loglevel",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=640x360:rate=25:duration=${seconds}`,
+    "-f",
+    "lavfi",
+    "-i",
+    `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+    ...videoArgs,
+    "-c:a",
+    "aac",
+    "-b:a",
+    "96k",
+    "-shortest",
+    file,
+  ]);
+  return file;
+}
+
+let context: BrowserContext;
+
+beforeAll(async () => {
+  await mkdir(CLIPS, { recursive: true });
+  ({ context } = await enrolledAdmin(browser()));
+}, 60_000);
+
+/** A new film with a unique id; its edit page. */
+async function newFilm(tag: string): Promise<{ id: string; page: Page }> {
+  const number = 9500 + Math.floor(Math.random() * 400);
+  const id = `video_${number}${Math.floor(Math.random() * 90 + 10)}`;
+  const entry = {
+    id,
+    title: `上传测试${tag}${runTag}`,
+    description: "浏览器打包上传的测试影片。",
+    category: ["电影"],
+    tags: [],
+    year: 2025,
+    rating: 0,
+    duration: "00:10",
+    coverImage: `${number}.webp`,
+    videoFile: `${number}.mp4`,
+  };
+  const res = await context.request.post(`${baseURL()}/api/admin/titles`, { headers: { Origin: baseURL() }, data: { entry } });
+  expect(res.status(), await res.text()).toBe(200);
+  const page = await context.newPage();
+  await page.goto(`${baseURL()}/admin/titles/${id}`);
+  await page.getByRole("heading", { name: "上传视频" }).waitFor();
+  return { id, page };
+}
+
+const status = (page: Page) => page.locator("[data-upload-status]");
+
+describe("上传视频", () => {
+  it("packs a clip in the browser, publishes it, and the title plays it with its 清晰度 menu", async () => {
+    const file = await clip("film.mp4", 5);
+    const { id, page } = await newFilm("播放");
+    await page.setInputFiles("#video-upload-file", file);
+    await page.getByText("将生成：270p、360p").waitFor({ timeout: 180_000 });
+    await page.getByText("视频 avc1").waitFor();
+    await page.getByRole("button", { name: "开始上传" }).click();
+    await expect.poll(() => status(page).textContent(), { timeout: 240_000, interval: 500 }).toMatch(/已发布|失败|无法|错误|中断/);
+    expect(await status(page).textContent()).toMatch(/^已发布/);
+
+    const edit = await context.request.get(`${baseURL()}/api/admin/titles/${id}`);
+    const { entry } = (await edit.json()) as { entry: { videoFile: string; coverImage: string; duration: string } };
+    const n = entry.videoFile.replace(/^\/|\.mp4$/g, "");
+    expect(Number(n)).toBeGreaterThanOrEqual(200000);
+    expect(entry.coverImage.replace(/^\//, "")).toBe(`${n}.webp`);
+    expect(entry.duration).toBe("00:05");
+    const master = parseMasterPlaylist(await (await context.request.get(`${baseURL()}/stream/${n}/master.m3u8`)).text());
+    expect(master.variants.map((v) => v.height)).toEqual([270, 360]);
+    for (const v of master.variants) {
+      expect(v.codecs[0]).toMatch(/^avc1\./);
+      expect(v.codecs[1]).toBe("mp4a.40.2");
+      const media = parseMediaPlaylist(await (await context.request.get(`${baseURL()}/stream/${n}/${v.uri}`)).text());
+      expect(media.segments.map((s) => Math.round(s.duration))).toEqual([2, 2, 1]);
+    }
+    expect((await context.request.get(`${baseURL()}/${n}.mp4`)).status()).toBe(200);
+    // The same contract checks pass on this package and on one the CLI packed (media 1 of the e2e site).
+    await expectStreamContract(n);
+    await expectStreamContract(1);
+
+    const viewer = await browser().newContext();
+    const { page: watch } = await open(viewer, `/video/${id}`);
+    await waitPlaying(watch, 0.5);
+    const quality = watch.locator(".player-quality .player-menu-button");
+    await quality.click();
+    const items = await watch.$$eval(".player-quality .player-menu-list button", (bs) => bs.map((b) => b.textContent ?? ""));
+    expect(items.slice(0, -1).map((t) => Number.parseInt(t, 10))).toEqual([360, 270]);
+    await viewer.close();
+  }, 300_000);
+
+  it("a page reloaded mid-upload offers 继续上传 and sends only what is missing", async () => {
+    const file = await clip("resume.mp4", 24);
+    const { page } = await newFilm("续传");
+    await page.setInputFiles("#video-upload-file", file);
+    await page.getByRole("button", { name: "开始上传" }).click();
+    await expect
+      .poll(async () => Number(/已上传 (\d+) 个文件/.exec((await status(page).textContent()) ?? "")?.[1] ?? 0), { timeout: 240_000, interval: 200 })
+      .toBeGreaterThanOrEqual(6);
+    await page.reload();
+    await page.getByRole("button", { name: "继续上传" }).first().click();
+    await page.setInputFiles("#video-upload-file", file);
+    await page.getByRole("button", { name: "继续上传" }).last().waitFor();
+    await page.locator("[data-upload-details] button", { hasText: "继续上传" }).click();
+    await expect.poll(() => status(page).textContent(), { timeout: 240_000, interval: 500 }).toMatch(/已发布|失败|无法|错误|中断/);
+    const done = (await status(page).textContent()) ?? "";
+    expect(done).toMatch(/^已发布/);
+    const [, total, sent] = /，([\d.]+) MB（本次发送 ([\d.]+) MB）/.exec(done) ?? [];
+    expect(Number(sent)).toBeLessThan(Number(total));
+  }, 400_000);
+
+  it("a file this browser cannot decode is refused in Chinese, naming the codec and the command line", async () => {
+    const file = await clip("mpeg4.mkv", 2, ["-c:v", "mpeg4"]);
+    const { page } = await newFilm("不支持");
+    await page.setInputFiles("#video-upload-file", file);
+    await expect.poll(() => status(page).textContent(), { timeout: 100_000 }).toMatch(/无法/);
+    const text = (await status(page).textContent()) ?? "";
+    expect(text).toMatch(/此浏览器无法解码这个文件的视频编码 \S+/);
+    expect(text).toContain("npm run catalogue -- add");
+    expect(await page.getByRole("button", { name: "开始上传" }).count()).toBe(0);
+  }, 120_000);
+});
