@@ -78,7 +78,7 @@ async function signedIn(c: AppContext): Promise<{ session: RequestSession; userI
 export const listsApi = new Hono<AppEnv>();
 
 // A write from another site is refused before anything is read (a JSON write always has an Origin).
-listsApi.use("*", async (c, next) => {
+listsApi.use("*", async (c: AppContext, next) => {
   if (c.req.method !== "GET" && c.req.method !== "HEAD" && !isSameSiteRequest(c.req.raw, { requireOrigin: true })) {
     return fail(c, 403, "cross_site", "请求来源无效");
   }
