@@ -99,7 +99,10 @@ listsApi.post("/merge", async (c) => {
   if (who instanceof Response) return who;
   const db = c.env.DB;
   const incoming = parseLists(body.lists);
-  const known = await knownIds(db, [...incoming.follows, ...incoming.watchLater].map((i) => i.id));
+  const known = await knownIds(
+    db,
+    [...incoming.follows, ...incoming.watchLater].map((i) => i.id),
+  );
   const merged = mergeLists(await listsOf(db, who.userId), {
     follows: incoming.follows.filter((i) => known.has(i.id)),
     watchLater: incoming.watchLater.filter((i) => known.has(i.id)),
