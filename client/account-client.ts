@@ -1,6 +1,6 @@
 import type { AccountActions, AuthFailure, AuthResult } from "../shared/account-actions";
 import type { DeviceSession } from "../shared/device-session";
-import { authErrorMessage } from "../shared/auth-messages";
+import { GENERIC_AUTH_ERROR, RATE_LIMITED } from "../shared/auth-generic";
 import { parseLibrary, type Library } from "../shared/library";
 import type { SessionUser } from "../shared/session-user";
 
@@ -93,7 +93,8 @@ export class AccountClient implements AccountActions {
 
   private static failure(status: number, body: ApiBody): AuthFailure {
     const code = body.error?.code ?? (status === 429 ? "over_request_rate_limit" : "unknown");
-    return { code, message: body.error?.message || authErrorMessage(code) };
+    // The worker's answers carry their Chinese message; an answer without one (a proxy's) gets the general one.
+    return { code, message: body.error?.message || (status === 429 ? RATE_LIMITED : GENERIC_AUTH_ERROR) };
   }
 
   /** Asks the worker who is signed in; emits SIGNED_OUT / TOKEN_REFRESHED when that changed. */
@@ -109,7 +110,7 @@ export class AccountClient implements AccountActions {
       return { data: { user }, error: null };
     } catch (error) {
       console.error("getUser failed", error);
-      return { data: { user: this.user }, error: { code: "network", message: authErrorMessage(null) } };
+      return { data: { user: this.user }, error: { code: "network", message: GENERIC_AUTH_ERROR } };
     }
   }
 
@@ -125,7 +126,7 @@ export class AccountClient implements AccountActions {
       return { user, error: null, confirmationRequired: body.confirmationRequired ?? false, library, otherAccount };
     } catch (error) {
       console.error(`${path} failed`, error);
-      return { user: null, error: { code: "network", message: authErrorMessage(null) } };
+      return { user: null, error: { code: "network", message: GENERIC_AUTH_ERROR } };
     }
   }
 
@@ -157,7 +158,7 @@ export class AccountClient implements AccountActions {
       return status === 200 ? null : AccountClient.failure(status, answer);
     } catch (error) {
       console.error(`${path} failed`, error);
-      return { code: "network", message: authErrorMessage(null) };
+      return { code: "network", message: GENERIC_AUTH_ERROR };
     }
   }
 
@@ -176,7 +177,7 @@ export class AccountClient implements AccountActions {
       return { sessions: body.sessions, error: null };
     } catch (error) {
       console.error("listing sessions failed", error);
-      return { sessions: null, error: { code: "network", message: authErrorMessage(null) } };
+      return { sessions: null, error: { code: "network", message: GENERIC_AUTH_ERROR } };
     }
   }
 

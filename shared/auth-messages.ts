@@ -1,7 +1,8 @@
 import { isPasswordTooLong, isPasswordTooShort } from "./password-rules";
 
-/** What the auth form shows for an error code of the account service (spec §8: else 操作失败，请重试). */
-export const GENERIC_AUTH_ERROR = "操作失败，请重试";
+import { GENERIC_AUTH_ERROR, RATE_LIMITED } from "./auth-generic";
+
+export { GENERIC_AUTH_ERROR } from "./auth-generic";
 export const PASSWORD_MISMATCH = "密码确认不匹配";
 export const PASSWORD_TOO_SHORT = "密码长度至少6位";
 export const PASSWORD_TOO_LONG = "密码过长，请不超过72个字节（约24个汉字）";
@@ -28,7 +29,7 @@ const MESSAGES: Record<string, string> = {
   password_mismatch: PASSWORD_MISMATCH,
   email_not_confirmed: "邮箱尚未验证，请先点击验证邮件中的链接",
   email_address_invalid: "请输入有效的邮箱地址",
-  over_request_rate_limit: "操作过于频繁，请稍后再试",
+  over_request_rate_limit: RATE_LIMITED,
   over_email_send_rate_limit: "邮件发送过于频繁，请稍后再试",
   signup_disabled: "暂未开放注册",
   validation_failed: "请输入有效的邮箱地址和密码",

@@ -4,7 +4,7 @@ import { inList, LIST_LIMIT } from "../series-lists";
 import { momentUrl } from "../playback/start-time";
 import { useLibrary } from "./library-context";
 import { useRootData } from "./useRootData";
-import { Icon } from "../player/icons";
+import { ActionIcon } from "./action-icons";
 import { useReportDialog } from "./useReportDialog";
 
 /**
@@ -52,7 +52,7 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
         aria-pressed={favourite}
         onClick={() => toggleFavourite(video.id)}
       >
-        <Icon name="heart" size={20} />
+        <ActionIcon name="heart" size={20} />
         {favourite ? "已收藏" : "收藏"}
       </button>
       {episodes !== undefined ? (
@@ -62,7 +62,7 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
           aria-pressed={followed}
           onClick={() => toggle("follows", "追剧")}
         >
-          <Icon name={followed ? "followed" : "follow"} size={20} />
+          <ActionIcon name={followed ? "followed" : "follow"} size={20} />
           {followed ? "已追剧" : "追剧"}
         </button>
       ) : null}
@@ -72,7 +72,7 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
         aria-pressed={later}
         onClick={() => toggle("watchLater", "稍后再看")}
       >
-        <Icon name="later" size={20} />
+        <ActionIcon name="later" size={20} />
         稍后再看
       </button>
       <button
@@ -86,7 +86,7 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
           })
         }
       >
-        <Icon name="share" size={20} />
+        <ActionIcon name="share" size={20} />
         分享
       </button>
       <button
@@ -102,7 +102,7 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
           });
         }}
       >
-        <Icon name="share" size={20} />
+        <ActionIcon name="share" size={20} />
         从当前时间分享
       </button>
       <button
@@ -111,7 +111,7 @@ export function VideoActions({ video, episode = 1 }: { video: Video; episode?: n
         aria-haspopup="dialog"
         onClick={() => report.open({ kind: "playback", titleId: video.id, episode, signedIn: user !== null })}
       >
-        <Icon name="report" size={20} />
+        <ActionIcon name="report" size={20} />
         报错
       </button>
       {report.dialog}

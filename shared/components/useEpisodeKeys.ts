@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { isTypingTarget } from "../player/shortcuts";
+import { isTypingTarget } from "./typing-target";
 
 export type EpisodeKey = "previous" | "next";
 

@@ -5,7 +5,7 @@ import { earlyInput } from "./early-input";
 import { holdUntilIslandHydrates } from "./island-hydration";
 import { episodeMedia } from "../episodes";
 import { masterPlaylistPath, mediaNumberOf, subtitlesPath, SUBTITLE_NAMES } from "../stream/contract";
-import { subtitleLanguagesOf } from "../stream/subtitle-tracks";
+import { subtitleLanguagesOf } from "../stream/subtitle-languages";
 import { HLS_MIME } from "../playback/engine-choice";
 import { loadHls } from "./load-hls";
 import { pageEngine } from "./page-engine";

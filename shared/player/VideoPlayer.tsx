@@ -5,7 +5,7 @@ import type { Video } from "../catalogue/types";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { danmakuRoomId, episodeMedia } from "../episodes";
 import { mediaNumberOf, storyboardPath, subtitlesPath, SUBTITLE_NAMES, type SubtitleLanguage } from "../stream/contract";
-import { subtitleLanguagesOf } from "../stream/subtitle-tracks";
+import { subtitleLanguagesOf } from "../stream/subtitle-languages";
 import { playLines, startLine } from "../playback/lines";
 import { playerConfig } from "../playback/config";
 import { PlayerControls } from "./PlayerControls";

@@ -3,6 +3,7 @@
  * Pure, so the player (shared/player/usePlayerKeyboard.ts) and the early controls that work
  * before it hydrates (client/inline/early-controls.ts) read the same keys.
  */
+import { isTypingTarget } from "../components/typing-target";
 
 export type PlayerCommand = "toggle" | "back" | "forward" | "volumeUp" | "volumeDown" | "fullscreen" | "mute" | "subtitles";
 
@@ -17,16 +18,6 @@ const KEYS: Readonly<Record<string, PlayerCommand>> = {
   m: "mute",
   c: "subtitles",
 };
-
-/** Input types that take no typed text: shortcuts still work while they have focus. */
-const NON_TEXT_INPUTS = new Set(["range", "checkbox", "radio", "button", "submit", "reset", "color", "file", "image"]);
-
-/** True when keys typed at `target` are text (text fields, selects, contenteditable): no shortcuts there. */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  return target instanceof HTMLInputElement && !NON_TEXT_INPUTS.has(target.type);
-}
 
 /** The player command of a key press, or null when the key is not a shortcut here. */
 export function commandFor(event: KeyboardEvent): PlayerCommand | null {

@@ -5,27 +5,15 @@
  * languages), by the 管理后台's upload and by `npm run catalogue -- add --subtitles`: the master
  * is rewritten as text, so whatever else a packer wrote in it stays as it was. Pure.
  */
-import type { Video } from "../catalogue/types";
-import { DEFAULT_SUBTITLE_LANGUAGES, streamNames, SUBTITLE_LANGUAGES, SUBTITLE_NAMES, type SubtitleLanguage } from "./contract";
+import { streamNames, SUBTITLE_NAMES, type SubtitleLanguage } from "./contract";
 import { writeMediaPlaylist } from "./hls";
+
+import { orderedLanguages } from "./subtitle-languages";
+
+export { orderedLanguages, subtitleLanguagesOf } from "./subtitle-languages";
 
 /** GROUP-ID of the subtitle renditions. */
 export const SUBTITLE_GROUP = "subs";
-
-/** Languages in the menu's order (SUBTITLE_LANGUAGES), each once. */
-export function orderedLanguages(languages: readonly SubtitleLanguage[]): SubtitleLanguage[] {
-  return SUBTITLE_LANGUAGES.filter((l) => languages.includes(l));
-}
-
-/**
- * The subtitle languages of episode `episode` (1 for a single title): the episode's own list,
- * else (episode 1 and single titles) the title's, else what the packers write (zh-CN).
- */
-export function subtitleLanguagesOf(video: Pick<Video, "subtitles" | "episodes">, episode = 1): SubtitleLanguage[] {
-  const own = video.episodes?.[episode - 1]?.subtitles;
-  const list = own ?? (episode === 1 ? video.subtitles : undefined) ?? DEFAULT_SUBTITLE_LANGUAGES;
-  return orderedLanguages(list);
-}
 
 const SUBTITLE_MEDIA = /^#EXT-X-MEDIA:(?=.*TYPE=SUBTITLES)/;
 const HEADER_LINE = /^#EXT(?:M3U|-X-VERSION:|-X-INDEPENDENT-SEGMENTS)/;

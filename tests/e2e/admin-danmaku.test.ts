@@ -1,7 +1,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { enrolledAdmin, shots } from "./admin-pages";
-import { baseURL, browserForFile, newPage, waitForHydration } from "./browser";
+import { baseURL, browserForFile, newPage } from "./browser";
+import { openWithDanmaku } from "./danmaku-page";
 import { newVisitor, runTag, signUpViaApi } from "./visitors";
 
 /**
@@ -19,18 +20,7 @@ const VIDEO = "/video/video_009";
 /** The video page, hydrated, with the 弹幕 bar mounted and the room's socket open; the clip loops. */
 async function openVideo(context: BrowserContext): Promise<Page> {
   const { page } = await newPage(context);
-  const hello = new Promise<void>((resolve) => {
-    page.on("websocket", (ws) => {
-      if (ws.url().includes("/api/danmaku/")) ws.on("framereceived", (frame) => String(frame.payload).includes('"hello"') && resolve());
-    });
-  });
-  await page.goto(baseURL() + VIDEO);
-  await waitForHydration(page);
-  await hello;
-  await page.locator(".danmaku-bar").waitFor();
-  await page.evaluate(() => {
-    (document.querySelector("video") as HTMLVideoElement).loop = true;
-  });
+  await openWithDanmaku(page, VIDEO);
   return page;
 }
 

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, browserForFile, newPage, PHONE, waitForHydration } from "./browser";
+import { openWithDanmaku } from "./danmaku-page";
 import { newVisitor, PASSWORD, runTag, uniqueEmail } from "./visitors";
 
 /**
@@ -30,19 +31,7 @@ async function openVideo(context: BrowserContext): Promise<{ page: Page; errors:
   page.on("response", (res) => {
     if (res.status() >= 400) failed.push(`${res.status()} ${new URL(res.url()).pathname}`);
   });
-  const hello = new Promise<void>((resolve) => {
-    page.on("websocket", (ws) => {
-      if (ws.url().includes("/api/danmaku/")) ws.on("framereceived", (frame) => String(frame.payload).includes('"hello"') && resolve());
-    });
-  });
-  await page.goto(baseURL() + VIDEO);
-  await waitForHydration(page);
-  await hello;
-  await page.locator(".danmaku-bar").waitFor();
-  // The local clips last a few seconds and the player moves on to another video at the end: stay on this one.
-  await page.evaluate(() => {
-    (document.querySelector("video") as HTMLVideoElement).loop = true;
-  });
+  await openWithDanmaku(page, VIDEO);
   // With MEDIA_TITLES below the catalogue size the local bucket lacks the later titles' covers
   // (the related list shows them): those 404s are the test setup's, every other failure counts.
   const errors = () => [

@@ -2,7 +2,8 @@ import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { enrolledAdmin, shots } from "./admin-pages";
 import { axeViolations } from "./axe";
-import { baseURL, browserForFile, newPage, open, PHONE, screenshot, waitForHydration, waitPlaying } from "./browser";
+import { baseURL, browserForFile, newPage, open, PHONE, screenshot, waitPlaying } from "./browser";
+import { openWithDanmaku } from "./danmaku-page";
 import { newVisitor, runTag, signUpViaApi } from "./visitors";
 
 /**
@@ -17,21 +18,9 @@ import { newVisitor, runTag, signUpViaApi } from "./visitors";
 const browser = browserForFile();
 
 /** The video page, hydrated, with the 弹幕 bar mounted and the room's socket open. */
-async function openWithDanmaku(context: BrowserContext, path: string): Promise<Page> {
+async function openWithDanmakuPage(context: BrowserContext, path: string): Promise<Page> {
   const { page } = await newPage(context);
-  const hello = new Promise<void>((resolve) => {
-    page.on("websocket", (ws) => {
-      if (ws.url().includes("/api/danmaku/")) ws.on("framereceived", (frame) => String(frame.payload).includes('"hello"') && resolve());
-    });
-  });
-  await page.goto(baseURL() + path);
-  await waitForHydration(page);
-  await hello;
-  await page.locator(".danmaku-bar").waitFor();
-  // The local clips last a few seconds and the player moves on at the end: stay on this one.
-  await page.evaluate(() => {
-    (document.querySelector("video") as HTMLVideoElement).loop = true;
-  });
+  await openWithDanmaku(page, path);
   return page;
 }
 
@@ -90,7 +79,7 @@ describe("举报", () => {
   it("a signed-in viewer reports a 弹幕 by right-clicking it; the queue shows its text", async () => {
     const viewer = await newVisitor(browser());
     await signUpViaApi(viewer, "dm-report");
-    const page = await openWithDanmaku(viewer, "/video/video_004");
+    const page = await openWithDanmakuPage(viewer, "/video/video_004");
     await page.evaluate(() => (document.querySelector("video") as HTMLVideoElement).pause());
     const text = `举报测试${runTag}`;
     // A top comment stays still where it is shown: the right click finds it.

@@ -86,6 +86,16 @@ async function listInMaster(bucket: R2Bucket, n: string, master: string, languag
   if (next !== master) await bucket.put(streamKey(n, streamNames.master), next, { httpMetadata: { contentType: "application/vnd.apple.mpegurl" } });
 }
 
+/** The title, episode and language an upload or removal names, or the refusal. */
+async function subtitleTarget(env: Env, id: string, body: { episode?: unknown; language?: unknown }, nowMs: number) {
+  const title = await titleForEdit(env.DB, id, nowMs);
+  if (!title) return refusal(404, "not_found", `没有编号为 ${id} 的视频`);
+  const episode = episodeOf(title.entry, body.episode);
+  if (typeof episode !== "number") return episode;
+  if (!isSubtitleLanguage(body.language)) return refusal(400, "bad_language", `请选择字幕语言（${LANGUAGE_LIST}）`);
+  return { ok: true as const, value: { title, episode, language: body.language } };
+}
+
 /** Uploads one language's subtitles for a title or episode: converted, written to R2, listed, saved in the entry. */
 export async function putSubtitles(
   env: Env,
@@ -94,12 +104,9 @@ export async function putSubtitles(
   body: { episode?: unknown; language?: unknown; text?: unknown },
   nowMs: number,
 ): Promise<Result<SubtitleUpload>> {
-  const title = await titleForEdit(env.DB, id, nowMs);
-  if (!title) return refusal(404, "not_found", `没有编号为 ${id} 的视频`);
-  const episode = episodeOf(title.entry, body.episode);
-  if (typeof episode !== "number") return episode;
-  if (!isSubtitleLanguage(body.language)) return refusal(400, "bad_language", `请选择字幕语言（${LANGUAGE_LIST}）`);
-  const language = body.language;
+  const target = await subtitleTarget(env, id, body, nowMs);
+  if (!target.ok) return target;
+  const { title, episode, language } = target.value;
   if (typeof body.text !== "string" || body.text.length === 0) return refusal(400, "no_file", "没有收到字幕文件");
   if (new TextEncoder().encode(body.text).length > MAX_SUBTITLE_BYTES) return refusal(400, "subtitles_too_large", "字幕文件不能超过 1.5 MB");
   const converted = convertSubtitles(body.text);
@@ -147,12 +154,9 @@ export async function removeSubtitles(
   body: { episode?: unknown; language?: unknown },
   nowMs: number,
 ): Promise<Result<{ episode: number; languages: SubtitleLanguage[] }>> {
-  const title = await titleForEdit(env.DB, id, nowMs);
-  if (!title) return refusal(404, "not_found", `没有编号为 ${id} 的视频`);
-  const episode = episodeOf(title.entry, body.episode);
-  if (typeof episode !== "number") return episode;
-  if (!isSubtitleLanguage(body.language)) return refusal(400, "bad_language", `请选择字幕语言（${LANGUAGE_LIST}）`);
-  const language = body.language;
+  const target = await subtitleTarget(env, id, body, nowMs);
+  if (!target.ok) return target;
+  const { title, episode, language } = target.value;
   const known = subtitleLanguagesOf(title.entry, episode);
   if (!known.includes(language)) return refusal(404, "no_such_subtitles", `这个视频没有${SUBTITLE_NAMES[language]}字幕`);
   const languages = known.filter((l) => l !== language);
