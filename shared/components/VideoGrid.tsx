@@ -4,7 +4,8 @@ import { VideoCard } from "./VideoCard";
 
 interface VideoGridProps {
   items: readonly CardItem[];
-  layout?: "grid" | "list";
+  /** "row": one row that scrolls sideways, for a list of any length (今日更新). */
+  layout?: "grid" | "list" | "row";
   /** How many leading cards load their cover eagerly. */
   eagerCount?: number;
   /** Level of the card titles: 2 when the grid sits right under the page's h1. */
@@ -20,9 +21,16 @@ function gridClass(count: number): string {
 
 export function VideoGrid({ items, layout = "grid", eagerCount = 0, headingLevel, renderTitle }: VideoGridProps) {
   return (
-    <div className={layout === "list" ? "video-list" : gridClass(items.length)}>
+    <div className={layout === "list" ? "video-list" : layout === "row" ? "video-row" : gridClass(items.length)}>
       {items.map((item, index) => (
-        <VideoCard key={item.id} item={item} layout={layout} eager={index < eagerCount} headingLevel={headingLevel} renderTitle={renderTitle} />
+        <VideoCard
+          key={item.id}
+          item={item}
+          layout={layout === "list" ? "list" : "grid"}
+          eager={index < eagerCount}
+          headingLevel={headingLevel}
+          renderTitle={renderTitle}
+        />
       ))}
     </div>
   );

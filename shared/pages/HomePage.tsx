@@ -61,7 +61,7 @@ export function HomePage() {
       {data.todayUpdates.length > 0 ? (
         <section className="home-section home-today" aria-labelledby="today-title">
           <SectionHeader id="today-title" title={`今日更新 · ${weekdayName(data.today)}`} moreHref="/schedule" moreLabel="追剧周表" />
-          <VideoGrid items={data.todayUpdates} />
+          <VideoGrid items={data.todayUpdates} layout="row" />
         </section>
       ) : null}
 

@@ -148,7 +148,7 @@ describe("the profile", () => {
     const first = await newVisitor(browser());
     const email = await signUpViaApi(first, "favourite");
     const { page } = await open(first, "/video/video_003");
-    const button = page.locator(".video-actions button[aria-pressed]");
+    const button = page.locator(".video-actions button[aria-pressed]").first(); // 收藏 (追剧 and 稍后再看 follow)
     expect(await button.getAttribute("aria-pressed")).toBe("false");
     const savedToAccount = page.waitForResponse((r) => r.url().endsWith("/api/auth/user") && r.request().method() === "PUT" && r.status() === 200);
     await button.click();
@@ -158,7 +158,7 @@ describe("the profile", () => {
 
     const fresh = await newVisitor(browser());
     const { page: page2 } = await open(fresh, "/video/video_003");
-    expect(await page2.locator(".video-actions button[aria-pressed]").getAttribute("aria-pressed")).toBe("false");
+    expect(await page2.locator(".video-actions button[aria-pressed]").first().getAttribute("aria-pressed")).toBe("false");
     await signInWithForm(page2, email);
     await go(page2, "/profile");
     await page2.locator("section[aria-labelledby=fav-title] a.profile-item[href='/video/video_003']").waitFor();

@@ -34,7 +34,7 @@ describe("the first tap", () => {
 
     // The clock shows the element's real time and length, not the server's 0:00 / 0:00.
     await page.waitForFunction(() => /^0:0\d \/ 0:[1-9]\d$/.test(document.querySelector(".player-time")?.textContent ?? ""));
-    expect(await page.getAttribute(".player [data-act=play]", "aria-label")).toBe("暂停");
+    await page.waitForFunction(() => document.querySelector(".player [data-act=play]")?.getAttribute("aria-label") === "暂停");
 
     // Play/pause pauses the server's <video> at once.
     await page.click(".player [data-act=play]");
