@@ -8,7 +8,8 @@
  * then starts on that rendition itself) or where hls.js cannot play: the event fires at once.
  * docs/decisions/0058-early-hls-start.md.
  */
-import { parseQuality, PREFS_KEY } from "../shared/stored-prefs";
+import { parseQuality } from "../shared/stored-prefs";
+import { storedPref } from "./stored-pref";
 import { playerConfig } from "../shared/playback/config";
 import { EARLY_HLS_EVENT } from "../shared/playback/engine-choice";
 import { loadHls } from "../shared/player/load-hls";
@@ -23,15 +24,7 @@ function letPageFollow(): void {
 }
 
 /** The stored 清晰度 (自动 when none, or when storage is unavailable: what the player would read). */
-function storedQuality() {
-  try {
-    const raw = localStorage.getItem(PREFS_KEY);
-    const prefs: unknown = raw ? JSON.parse(raw) : null;
-    return parseQuality(prefs && typeof prefs === "object" ? (prefs as { quality?: unknown }).quality : undefined);
-  } catch {
-    return "auto";
-  }
-}
+const storedQuality = () => parseQuality(storedPref("quality"));
 
 async function start(): Promise<void> {
   const video = document.querySelector<HTMLVideoElement>("video[data-stream]");

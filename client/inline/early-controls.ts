@@ -19,7 +19,8 @@ import { isTouchPointer, tapOutcome, tapZone, type Tap } from "../../shared/play
 import { EARLY_INPUT_FLAG, type EarlyDecisions, type EarlyInput } from "../../shared/player/early-input";
 import { EXIT_FULLSCREEN_PATH, FULLSCREEN_PATH, MUTED_PATH, PAUSE_PATH, PLAY_PATH, VOLUME_PATH } from "../../shared/player/icon-paths";
 import { commandFor } from "../../shared/player/shortcuts";
-import { DEFAULT_VOLUME, parseVolume, PREFS_KEY } from "../../shared/stored-prefs";
+import { DEFAULT_VOLUME, parseVolume } from "../../shared/stored-prefs";
+import { storedPref } from "../stored-pref";
 
 /** The element events the server's controls follow (media events do not bubble: captured on the way down). */
 const MEDIA_EVENTS = ["play", "pause", "playing", "timeupdate", "durationchange", "loadedmetadata", "volumechange", "seeked", "emptied"];
@@ -91,13 +92,7 @@ export function installEarlyControls(): void {
     decisions.sound = { muted: v.muted, volume: v.volume };
   };
   /** The stored volume (the server's element plays at 1 until the player applies it). */
-  const storedVolume = () => {
-    try {
-      return parseVolume((JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}") as { volume?: unknown }).volume);
-    } catch {
-      return DEFAULT_VOLUME;
-    }
-  };
+  const storedVolume = () => parseVolume(storedPref("volume"));
   const toggleMute = (v: HTMLVideoElement) => {
     // Until the player applies the stored volume the element plays at 1: unmuting uses the stored one.
     if (v.muted || v.volume === 0) setSound(v, (v.volume === 1 ? storedVolume() : v.volume) || DEFAULT_VOLUME, false);
