@@ -1,3 +1,4 @@
+import { OUTAGE_TEXT } from "../playback/media-outage";
 import { formatTime } from "../format";
 import { Icon } from "./icons";
 import type { GestureHint } from "./useTouchGestures";
@@ -71,6 +72,17 @@ export function PlaybackError({ onRetry }: { onRetry: () => void }) {
       <p>视频加载失败，请稍后重试</p>
       <button type="button" className="button button-primary" onClick={onRetry}>
         重试
+      </button>
+    </div>
+  );
+}
+
+/** 加载失败，点击重试: the media is down for now; the player retries by itself too (usePlaybackFailure.ts). */
+export function MediaOutage({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="player-error player-outage" role="alert">
+      <button type="button" className="button button-primary" onClick={onRetry}>
+        {OUTAGE_TEXT}
       </button>
     </div>
   );

@@ -9,7 +9,7 @@ import { subtitleLanguagesOf } from "../stream/subtitle-languages";
 import { playLines, startLine } from "../playback/lines";
 import { playerConfig } from "../playback/config";
 import { PlayerControls } from "./PlayerControls";
-import { BigPlay, GestureHintView, LineNotice, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
+import { BigPlay, GestureHintView, LineNotice, MediaOutage, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
 import { HLS_MIME, initialSource } from "../playback/engine-choice";
 import { DanmakuMount, type ReportAt } from "./danmaku/DanmakuMount";
 import { earlyInput, type EarlyDecisions } from "./early-input";
@@ -117,10 +117,11 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const subtitleText = useSubtitles(videoRef, subtitleLanguage);
   const fullscreen = useFullscreen(boxRef, videoRef);
 
-  const { failed, onError, retry, onPlaying, isHandled } = usePlaybackFailure(videoRef, {
+  const { failed, outage, onError, retry, retryOutage, onPlaying, isHandled } = usePlaybackFailure(videoRef, {
     videoFile,
     failedPath,
     fallBack: stream.fallBack,
+    reload: stream.reload,
     freeze: memory.freeze,
     start: cmd.start,
     report: () => sendFailureBeacon(video.id, episode),
@@ -257,7 +258,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
           }}
         />
       ) : null}
-      {failed ? <PlaybackError onRetry={retry} /> : null}
+      {failed ? <PlaybackError onRetry={retry} /> : outage ? <MediaOutage onRetry={retryOutage} /> : null}
       <LineNotice text={failover.notice} />
       {introOutro.offerSkip && !failed ? (
         <button type="button" className="player-prompt player-skip" onClick={introOutro.skipIntro}>

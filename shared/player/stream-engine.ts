@@ -14,13 +14,14 @@ export interface StreamEngine {
   destroy: () => void;
 }
 
-/** Plays from `time` once the new source has metadata (a source switch keeps the position). */
+/**
+ * Goes to `time` once the new source has metadata (a source switch keeps the position). Playback
+ * is asked for at once, so the element waits to play (not paused) while the source loads: a
+ * source that never loads is a stall the player sees (usePlaybackFailure.ts), not a pause.
+ */
 function resumeAt(video: HTMLVideoElement, time: number, play: boolean): void {
-  const go = () => {
-    if (time > 0) video.currentTime = time;
-    if (play) video.play().catch(() => {});
-  };
-  video.addEventListener("loadedmetadata", go, { once: true });
+  if (time > 0) video.addEventListener("loadedmetadata", () => (video.currentTime = time), { once: true });
+  if (play) video.play().catch(() => {});
 }
 
 /** Swaps the element's source and keeps the position and play state. */
@@ -110,7 +111,8 @@ function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityCho
       if (destroyed) return;
       if (!Hls.isSupported()) return events.onFatal("hls.js is not supported here");
       take(startHls(Hls, video, master, choice, resume ? resume.time : -1));
-      if (resume?.play) video.addEventListener("canplay", () => void video.play().catch(() => {}), { once: true });
+      // At once (hls.js has given the element its MediaSource): it waits to play while the stream loads.
+      if (resume?.play) video.play().catch(() => {});
     });
   }
   return {

@@ -1,13 +1,10 @@
 import { useEffect, useState, type RefObject } from "react";
 import { shouldLeaveLine, switchedNotice, type PlayLine } from "../playback/lines";
+import { recentErrors, watchStalls } from "./stall-watch";
 import type { StreamState } from "./useStream";
 
 /** localStorage: the 线路 each title was last chosen on ({ [titleId]: index }). */
 export const LINE_CHOICE_KEY = "yingshi:lines";
-/** Network errors older than this no longer count against a line. */
-const TROUBLE_WINDOW_MS = 30_000;
-/** How often a stalled player weighs leaving its line. */
-const CHECK_EVERY_MS = 250;
 /** 已切换到线路2 stays this long. */
 const NOTICE_MS = 4000;
 
@@ -51,7 +48,7 @@ export function reportLineFailure(titleId: string, episode: number, line: number
 
 /**
  * The 线路 failover's watch over the <video>: while it should play but is stalled with nothing
- * to show (polled every CHECK_EVERY_MS), it weighs leaving the line (shared/playback/lines.ts shouldLeaveLine: at once after a
+ * to show (stall-watch.ts), it weighs leaving the line (shared/playback/lines.ts shouldLeaveLine: at once after a
  * short stall when the line's requests fail, after a longer one otherwise, never offline) and asks
  * the stream for the next line. Returns the notice to show (已切换到线路2) after any switch the
  * player made by itself, and the function that starts it.
@@ -64,26 +61,13 @@ export function useLineFailover(videoRef: RefObject<HTMLVideoElement | null>, li
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !multiple) return;
-    // Polled rather than driven by `waiting`: a player that never got going (no data at all) fires none.
-    let stalledSince = 0;
-    let lastTime = -1;
-    const check = () => {
-      const now = performance.now();
-      const stuck = !video.paused && !video.ended && video.readyState < 3 && video.currentTime === lastTime;
-      lastTime = video.currentTime;
-      if (!stuck) {
-        stalledSince = 0;
-        return;
-      }
-      stalledSince ||= now;
-      const recent = now - trouble.current.lastAt < TROUBLE_WINDOW_MS ? trouble.current.errors : 0;
-      const health = { fatal: false, stalledMs: now - stalledSince, networkErrors: recent, online: navigator.onLine !== false, hasNext: true };
-      if (!shouldLeaveLine(health)) return;
-      stalledSince = 0;
+    return watchStalls(video, (stalledMs) => {
+      const recent = recentErrors(trouble.current);
+      const health = { fatal: false, stalledMs, networkErrors: recent, online: navigator.onLine !== false, hasNext: true };
+      if (!shouldLeaveLine(health)) return false;
       leaveLine(recent > 0 ? "请求失败后卡顿" : "长时间卡顿");
-    };
-    const timer = setInterval(check, CHECK_EVERY_MS);
-    return () => clearInterval(timer);
+      return true;
+    });
   }, [videoRef, multiple, leaveLine, trouble]);
 
   useEffect(() => {

@@ -26,6 +26,8 @@ export interface StreamState {
   leaveLine: (reason: string) => boolean;
   /** Network errors seen on the line playing, and when the last one was (ms, performance.now). */
   trouble: RefObject<{ errors: number; lastAt: number }>;
+  /** Starts the stream afresh at `at` after an outage: every line counts as working again, the MP4 fallback is undone. */
+  reload: (at: ResumePoint) => void;
 }
 
 const noSubscription = () => () => {};
@@ -60,6 +62,8 @@ export function useStream(
   const [height, setHeight] = useState<number | null>(null);
   const [attached, setAttached] = useState(false);
   const [line, setLine] = useState(0);
+  /** Bumped by `reload`: the engine starts again. */
+  const [generation, setGeneration] = useState(0);
   const engine = useRef<StreamEngine | null>(null);
   const fellBack = useRef(false);
   const failed = useRef(new Set<number>());
@@ -130,14 +134,30 @@ export function useStream(
 
   const fallBack = useCallback((reason: string) => leaveLine(reason) || mp4Fallback(reason), [leaveLine, mp4Fallback]);
 
+  const playing = lines[line] ?? lines[0];
+  const src = playing?.src ?? mp4;
+  const lineKind = playing?.kind ?? "mp4";
+
+  const reload = useCallback(
+    (at: ResumePoint) => {
+      const video = videoRef.current;
+      if (!video) return;
+      failed.current.clear();
+      trouble.current = { errors: 0, lastAt: 0 };
+      // The browser plays only the MP4, or the line is an MP4 of its own: load it again.
+      if (detected === "progressive" || lineKind === "mp4") return loadAt(video, detected === "progressive" ? mp4 : src, at);
+      fellBack.current = false;
+      setFellBackKind(null);
+      resume.current = at;
+      setGeneration((g) => g + 1);
+    },
+    [videoRef, detected, lineKind, mp4, src],
+  );
+
   // The remembered line, once the browser knows it.
   useEffect(() => {
     if (wiring.startLine !== null && wiring.startLine !== 0) goTo(wiring.startLine);
   }, [wiring.startLine, goTo]);
-
-  const playing = lines[line] ?? lines[0];
-  const src = playing?.src ?? mp4;
-  const lineKind = playing?.kind ?? "mp4";
 
   useEffect(() => {
     const video = videoRef.current;
@@ -189,8 +209,9 @@ export function useStream(
       engine.current?.destroy();
       engine.current = null;
     };
-    // Once per player and line (the page gives every title a fresh player with key={id}); the stored choice is read once.
-  }, [videoRef, line, src, lineKind, mp4, fallBack, detected, choiceKnown, startKnown]);
+    // Once per player and line (the page gives every title a fresh player with key={id}) and
+    // again after an outage's reload; the stored choice is read once.
+  }, [videoRef, line, src, lineKind, mp4, fallBack, detected, choiceKnown, startKnown, generation]);
 
   return {
     kind: lineKind === "mp4" && !fellBackKind ? "progressive" : kind,
@@ -203,5 +224,6 @@ export function useStream(
     chooseLine: goTo,
     leaveLine,
     trouble,
+    reload,
   };
 }

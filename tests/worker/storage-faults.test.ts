@@ -105,3 +105,30 @@ describe("D1 down", () => {
     expect(isStorageFault("D1_ERROR")).toBe(false);
   });
 });
+
+/** A 弹幕 room namespace whose every object fails the way an unreachable Durable Object does. */
+function failingRooms(): Env["DANMAKU"] {
+  const fail = () => Promise.reject(new Error("Durable Object is overloaded. Requests queued for too long. (injected by the test)"));
+  const stub = new Proxy({}, { get: (_target, name) => (name === "then" ? undefined : fail) });
+  return { idFromName: (name: string) => env.DANMAKU.idFromName(name), get: () => stub } as unknown as Env["DANMAKU"];
+}
+
+describe("the 弹幕 rooms down", () => {
+  const ROOMS_DOWN: Partial<Env> = { DANMAKU: failingRooms() };
+
+  it("the 弹幕 reads and the socket answer 503 JSON with Retry-After; the video page still plays", async () => {
+    for (const path of ["/api/danmaku/video_001", "/api/danmaku/v3/?id=video_001&max=10"]) {
+      const { res, text } = await callWith(ROOMS_DOWN, "GET", path);
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get("Cache-Control"), path).toBe("no-store");
+      expect(Number(res.headers.get("Retry-After")), path).toBeGreaterThan(0);
+      expect(text, path).toContain("服务暂时不可用，请稍后重试");
+      expect(text, path).not.toContain("injected by the test");
+    }
+    const socket = await callWith(ROOMS_DOWN, "GET", "/api/danmaku/video_001/ws", { headers: { Upgrade: "websocket", Origin: BASE } });
+    expect(socket.res.status).toBe(503);
+    const page = await callWith(ROOMS_DOWN, "GET", "/video/video_001");
+    expect(page.res.status).toBe(200);
+    expect(page.text).toContain("<video");
+  });
+});

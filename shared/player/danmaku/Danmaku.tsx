@@ -28,6 +28,9 @@ const COLOR_NAMES: Record<DanmakuColor, string> = {
 };
 const MODE_NAMES: Record<DanmakuMode, string> = { scroll: "滚动", top: "顶部", bottom: "底部" };
 
+/** The quiet note while the 弹幕 room cannot be reached (docs/decisions/0064-media-outage-retry.md). */
+export const DANMAKU_UNAVAILABLE = "弹幕暂时不可用，视频可照常播放";
+
 const subscribeNever = () => () => {};
 const findBarSlot = () => document.getElementById(BAR_SLOT_ID);
 const noSlot = () => null;
@@ -60,6 +63,8 @@ export function Danmaku({
   const stageRef = useRef<DanmakuStage | null>(null);
   const connectionRef = useRef<DanmakuConnection | null>(null);
   const [settings, setSettings] = useState<DanmakuSettings>(loadSettings);
+  // The room cannot be reached for now: a quiet note in the bar, the video plays on.
+  const [unavailable, setUnavailable] = useState(false);
   // The bar's slot is in the server-rendered page: none on the server, found once hydrated.
   const slot = useSyncExternalStore(subscribeNever, findBarSlot, noSlot);
   // In fullscreen (of the player box) a compact bar sits inside it, above the player's controls.
@@ -88,6 +93,7 @@ export function Danmaku({
       },
       canPost: () => {},
       removed: (ids) => stage.remove(ids),
+      reachable: (up) => setUnavailable(!up),
     });
     connectionRef.current = connection;
     return () => {
@@ -140,6 +146,7 @@ export function Danmaku({
               update={update}
               signedIn={user !== null}
               compact={inFullscreen}
+              unavailable={unavailable}
               send={async (text, color, mode) => {
                 const connection = connectionRef.current;
                 if (!connection) return "发送失败，请稍后再试";
@@ -163,11 +170,13 @@ interface ControlsProps {
   signedIn: boolean;
   /** The short bar shown over the video in fullscreen: no settings, the same input. */
   compact: boolean;
+  /** The 弹幕 service cannot be reached for now (shown quietly where messages go). */
+  unavailable?: boolean;
   /** Sends a comment; resolves to an error message in Chinese, or null. */
   send: (text: string, color: DanmakuColor, mode: DanmakuMode) => Promise<string | null>;
 }
 
-export function DanmakuControls({ settings, update, signedIn, compact, send }: ControlsProps) {
+export function DanmakuControls({ settings, update, signedIn, compact, unavailable = false, send }: ControlsProps) {
   const [text, setText] = useState("");
   const [color, setColor] = useState<DanmakuColor>("#ffffff");
   const [mode, setMode] = useState<DanmakuMode>("scroll");
@@ -283,7 +292,7 @@ export function DanmakuControls({ settings, update, signedIn, compact, send }: C
         </details>
       )}
       <p className="danmaku-message" role="status">
-        {message}
+        {message || (unavailable ? DANMAKU_UNAVAILABLE : "")}
       </p>
     </div>
   );

@@ -4,7 +4,9 @@
  * it saw, so nothing is missed twice or shown twice (the stage drops known ids). A socket whose
  * session ended (signed out, or its access token expired) is read only: its refused post, and the
  * next ones, go as DPlayer's POST, which refreshes a live session or answers in Chinese. Comments
- * a moderator deleted arrive as a `delete` message and leave the stage.
+ * a moderator deleted arrive as a `delete` message and leave the stage. When the room cannot be
+ * reached (its stored comments answer 5xx or nothing, or a socket closes before the room greets
+ * it) the page is told, quietly, and the retries go on; the room's greeting ends it.
  */
 import type { DanmakuComment, DanmakuDraft, ServerMessage } from "../../danmaku/model";
 
@@ -14,6 +16,8 @@ export interface ConnectionEvents {
   canPost(can: boolean): void;
   /** Comments deleted by a moderator (弹幕管理): off the screen, never shown again. */
   removed(ids: number[]): void;
+  /** Whether the room can be reached (false: the 弹幕 service is down for now; the video plays on). */
+  reachable(up: boolean): void;
 }
 
 export type SendResult = { ok: true; comment: DanmakuComment } | { ok: false; message: string };
@@ -27,6 +31,8 @@ export class DanmakuConnection {
   private retry = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private socketCanPost = false;
+  /** The open socket was greeted by the room. */
+  private greeted = false;
   private readonly pending = new Map<string, { draft: DanmakuDraft; resolve: (result: SendResult) => void }>();
 
   constructor(
@@ -44,9 +50,10 @@ export class DanmakuConnection {
         const body = await res.json<{ comments: DanmakuComment[] }>();
         this.note(body.comments);
         this.events.comments(body.comments, false);
-      }
+      } else if (res.status >= 500) this.events.reachable(false);
     } catch {
       // the socket's backlog still brings what is new
+      this.events.reachable(false);
     }
     this.open();
   }
@@ -61,9 +68,11 @@ export class DanmakuConnection {
     const after = this.last > 0 ? `?after=${this.last}` : "";
     const ws = new WebSocket(`${scheme}//${location.host}/api/danmaku/${encodeURIComponent(this.room)}/ws${after}`);
     this.ws = ws;
+    this.greeted = false;
     ws.onmessage = (event) => this.receive(event.data);
     ws.onclose = () => {
       this.ws = null;
+      if (!this.greeted && !this.closed) this.events.reachable(false);
       this.socketCanPost = false;
       for (const [, { resolve }] of this.pending) resolve({ ok: false, message: GENERIC_ERROR });
       this.pending.clear();
@@ -83,6 +92,8 @@ export class DanmakuConnection {
     }
     if (message.type === "hello") {
       this.retry = 0;
+      this.greeted = true;
+      this.events.reachable(true);
       this.socketCanPost = message.canPost;
       this.events.canPost(message.canPost);
     } else if (message.type === "backlog") {
