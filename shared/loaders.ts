@@ -9,6 +9,7 @@ import type { CardItem } from "./catalogue/card";
 import type { Video } from "./catalogue/types";
 import { isInfoPageType, type InfoPageType } from "./content/info-page-types";
 import type { ListingResult, ListingSort } from "./listing";
+import type { RatingSummary } from "./ratings";
 import type { Weekday } from "./schedule";
 import type { SearchResult } from "./search/query";
 
@@ -73,8 +74,12 @@ export interface VideoData {
   views: number;
   /** Up to 8 random videos sharing a category, never the current one. */
   related: CardItem[];
-  /** Structured-data rating count, random 100–1099. */
+  /** Structured-data rating count: the viewers' count where `viewerScore` is set, else random 100–1099. */
   ratingCount: number;
+  /** The viewers' average where enough viewers rated for it to count (shared/ratings.ts viewerScore), else null. */
+  viewerScore: number | null;
+  /** 评分: the viewers' ratings of the title (docs/decisions/0115-viewer-ratings.md). */
+  ratings: RatingSummary;
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 
 /** The kinds of run-time content with a version. A new kind is a row of content_versions. */
-export type ContentKind = "catalogue";
+export type ContentKind = "catalogue" | "ratings";
 
 /** How long an isolate trusts the tag it read. */
 export const MEMO_MS = 5_000;

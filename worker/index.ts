@@ -25,6 +25,7 @@ import { mirrorStreamRoutes, streamRoutes } from "./stream/index";
 import { lineOriginsForPages } from "./line-origins";
 import { uploadApi } from "./upload/api";
 import { listsApi } from "./lists/api";
+import { ratingsApi } from "./ratings/api";
 
 const app = new Hono<AppEnv>();
 // A storage fault anywhere is a 503 with Retry-After, a bug a 500: in the route's format, never cached (worker/fault-answers.ts).
@@ -61,6 +62,8 @@ app.route("/api/danmaku", danmakuApi);
 app.route("/api/media", uploadApi);
 // 追剧 and 稍后再看 of the signed-in account (D1; worker/lists/).
 app.route("/api/lists", listsApi);
+// 评分: the signed-in viewer's score of a title and the viewers' totals (D1; worker/ratings/).
+app.route("/api/ratings", ratingsApi);
 // Play counting (the player's beacon) and the 排行榜 as JSON (worker/plays/).
 app.route("/api", playsApi);
 // 举报 and 报错 from the viewer pages, the player's error beacon (worker/reports/, docs/admin.md).

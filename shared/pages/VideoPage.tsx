@@ -17,14 +17,16 @@ import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { VideoActions } from "../components/VideoActions";
 import { PlaybackSettings } from "../components/PlaybackSettings";
 import { PlayerIsland } from "../player/PlayerIsland";
+import { RatingIsland } from "../components/RatingIsland";
 
 /** The canonical path of what the page shows: /video/{id}, or /video/{id}/{n} for a named episode. */
 export function canonicalVideoPath(data: Pick<VideoData, "id" | "episode" | "episodeInUrl">): string {
   return data.episodeInUrl ? videoPath(data.id, data.episode) : videoPath(data.id);
 }
 
+/** The viewers' average and count once enough viewers rated (VideoData.viewerScore), else the catalogue's rating. */
 function aggregateRating(video: Video, data: VideoData) {
-  return { "@type": "AggregateRating", ratingValue: video.rating, bestRating: 10, worstRating: 0, ratingCount: data.ratingCount };
+  return { "@type": "AggregateRating", ratingValue: data.viewerScore ?? video.rating, bestRating: 10, worstRating: 0, ratingCount: data.ratingCount };
 }
 
 /** schema.org VideoObject of one file (a single title, or one episode) with absolute URLs (spec §9, structured data). */
@@ -118,7 +120,7 @@ function useResumeEpisode(data: VideoData): number | null {
 
 export function VideoPage() {
   const data = useLoaderData<VideoData>();
-  const { config } = useRootData();
+  const { config, user } = useRootData();
   const { video, episode } = data;
   const media = episodeMedia(video, episode) ?? { name: video.title, videoFile: video.videoFile, coverImage: `/${video.coverImage}`, duration: video.duration };
   const series = isSeries(video);
@@ -194,6 +196,7 @@ export function VideoPage() {
             {series ? <EpisodeList key={`${video.id}/${rangeIndexOf(episode)}`} video={video} episode={episode} /> : null}
             <h2 className="video-subtitle">剧情简介</h2>
             <p className="video-description">{video.description}</p>
+            <RatingIsland key={video.id} titleId={video.id} siteRating={video.rating} summary={data.ratings} signedIn={user !== null} path={path} />
           </div>
         </div>
         <aside className="video-sidebar" aria-labelledby="related-title">

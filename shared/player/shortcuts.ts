@@ -26,14 +26,14 @@ export function commandFor(event: KeyboardEvent): PlayerCommand | null {
   if (!command) return null;
   const target = event.target;
   if (isTypingTarget(target)) return null;
-  // A focused slider moves with the arrow keys itself; a focused button or link is activated by Space.
+  // A focused slider or radio group (the 评分 stars) moves with the arrow keys itself; a focused button or link is activated by Space.
   if (
     command !== "toggle" &&
     command !== "fullscreen" &&
     command !== "mute" &&
     command !== "subtitles" &&
     target instanceof HTMLInputElement &&
-    target.type === "range"
+    (target.type === "range" || target.type === "radio")
   )
     return null;
   if (event.key === " " && target instanceof Element && target.closest("button, a, summary, [role=button], input, label")) {

@@ -5,14 +5,23 @@
 import type { CardItem, TitleCard } from "../../shared/catalogue/card";
 import { randomInt } from "../../shared/random";
 
+/**
+ * A title's rating as every sort, filter and card uses it: the viewers' average once enough viewers
+ * rated (title_rating_totals.score, migrations/0024_ratings.sql), else the catalogue's own
+ * (docs/decisions/0115-viewer-ratings.md). Over `titles t`.
+ */
+export const EFFECTIVE_RATING = "COALESCE((SELECT r.score FROM title_rating_totals r WHERE r.title_id = t.id), t.rating)";
+
 /** The columns a card query selects: `SELECT ${CARD_COLUMNS} FROM titles t LEFT JOIN title_hits h …`. */
-export const CARD_COLUMNS = "t.id AS id, t.card AS card, h.total AS hits";
+export const CARD_COLUMNS = `t.id AS id, t.card AS card, h.total AS hits, ${EFFECTIVE_RATING} AS rating`;
 export const HITS_JOIN = "LEFT JOIN title_hits h ON h.title_id = t.id";
 
 export interface CardRow {
   id: string;
   card: string;
   hits: number | null;
+  /** EFFECTIVE_RATING. */
+  rating: number;
 }
 
 /** Real plays where there are any, else the spec's random 1000–10999 (§9). */
@@ -21,7 +30,7 @@ export function cardViews(hits: number | null | undefined, min = 1000, max = 109
 }
 
 export function cardFrom(row: CardRow): CardItem {
-  return { ...(JSON.parse(row.card) as TitleCard), views: cardViews(row.hits) };
+  return { ...(JSON.parse(row.card) as TitleCard), rating: row.rating, views: cardViews(row.hits) };
 }
 
 export const cardsFrom = (rows: readonly CardRow[]): CardItem[] => rows.map(cardFrom);

@@ -3,7 +3,7 @@ import { MAIN_CATEGORIES } from "../../shared/catalogue/categories";
 import type { CardItem } from "../../shared/catalogue/card";
 import { chinaWeekday, type Weekday } from "../../shared/schedule";
 import { scheduleCards, scheduleStatement } from "./schedule";
-import { CARD_COLUMNS, cardsFrom, HITS_JOIN, resultsOf, type CardRow } from "./cards";
+import { CARD_COLUMNS, cardsFrom, EFFECTIVE_RATING, HITS_JOIN, resultsOf, type CardRow } from "./cards";
 
 export interface HomeSections {
   hot: CardItem[];
@@ -23,7 +23,7 @@ export async function queryHome(db: D1Database, sizes: { hot: number; latest: nu
   const [hot, latest, topRated, todayRows, ...counts] = await db.batch([
     cards("random()", sizes.hot),
     cards("t.year DESC, t.id DESC", sizes.latest),
-    cards("t.rating DESC, t.position", sizes.topRated),
+    cards(`${EFFECTIVE_RATING} DESC, t.position`, sizes.topRated),
     scheduleStatement(db, today),
     // The tiles count as the category listings do: any category containing the name.
     ...MAIN_CATEGORIES.map((name) =>

@@ -12,13 +12,13 @@ import type { CardItem } from "../../shared/catalogue/card";
 import { compareTitles } from "../../shared/collation";
 import { MAX_FACET_OPTIONS, parseListingState, type ListingFacets, type ListingResult, type ListingSort, type ListingState } from "../../shared/listing";
 import { PAGE_SIZE, pageCount, parsePage } from "../../shared/pagination";
-import { CARD_COLUMNS, cardsFrom, HITS_JOIN, resultsOf, type CardRow } from "./cards";
+import { CARD_COLUMNS, cardsFrom, EFFECTIVE_RATING, HITS_JOIN, resultsOf, type CardRow } from "./cards";
 
 /** The ORDER BY of each sort (ties in catalogue order, as the reference's stable sorts). */
 const ORDER: Record<ListingSort, string> = {
   latest: "t.year DESC, t.id DESC",
   hot: "COALESCE(h.total, 0) DESC, t.year DESC, t.id DESC",
-  rating: "t.rating DESC, t.position",
+  rating: `${EFFECTIVE_RATING} DESC, t.position`,
   title: "t.title_order, t.position",
   duration: "t.duration DESC, t.position",
 };
@@ -44,7 +44,7 @@ function filtersOf(f: Filters): { where: string; params: Bound[] } {
     params.push(value);
   };
   if (f.year !== null) add("t.year = ?", f.year);
-  if (f.rating !== 0) add("t.rating >= ?", f.rating);
+  if (f.rating !== 0) add(`${EFFECTIVE_RATING} >= ?`, f.rating);
   if (f.genre !== null) add("t.id IN (SELECT title_id FROM title_categories WHERE category = ?)", f.genre);
   if (f.area !== null) add("t.area = ?", f.area);
   if (f.letter !== null) add("t.letter = ?", f.letter);

@@ -21,6 +21,7 @@ import {
 import type { ListingSort } from "../../shared/listing";
 import { parseEpisodeParam } from "../../shared/episodes";
 import { randomInt } from "../../shared/random";
+import { viewerScore } from "../../shared/ratings";
 import { cardViews } from "./cards";
 import { queryHome } from "./home";
 import { queryListing } from "./listing";
@@ -77,6 +78,7 @@ export function catalogueLoaders(dbOf: DbOf): CatalogueLoaders {
       const param = args.params.episode;
       const episode = param === undefined ? 1 : parseEpisodeParam(detail.video, param);
       if (episode === null) notFound("video");
+      const score = viewerScore(detail.ratings);
       return {
         id,
         video: detail.video,
@@ -85,7 +87,9 @@ export function catalogueLoaders(dbOf: DbOf): CatalogueLoaders {
         nextVideoId: detail.nextVideoId ?? id,
         views: cardViews(detail.hits, 1000, 50999),
         related: detail.related,
-        ratingCount: randomInt(100, 1099),
+        ratingCount: score === null ? randomInt(100, 1099) : detail.ratings.count,
+        viewerScore: score,
+        ratings: detail.ratings,
       };
     },
   };

@@ -33,7 +33,7 @@ import { isSearchSort, type SearchResult, type SearchSort, type SuggestResponse,
 import { matchDoc, TIER, type NameField, type SearchDoc } from "../../shared/search/rank";
 import { toSimplified } from "../../shared/search/t2s";
 import { pageCount, PAGE_SIZE } from "../../shared/pagination";
-import { resultsOf } from "./cards";
+import { EFFECTIVE_RATING, resultsOf } from "./cards";
 
 interface CandidateRow {
   id: string;
@@ -50,7 +50,7 @@ interface CandidateRow {
   search_description: string;
 }
 
-const CANDIDATE_COLUMNS = `t.id, t.title, t.year, t.rating, json_extract(t.card, '$.cover') AS cover,
+const CANDIDATE_COLUMNS = `t.id, t.title, t.year, ${EFFECTIVE_RATING} AS rating, json_extract(t.card, '$.cover') AS cover,
   json_extract(t.card, '$.category[0]') AS first_category,
   (SELECT group_concat(category, char(10)) FROM title_categories WHERE title_id = t.id) AS categories,
   t.search_title, t.search_pinyin, t.search_names, t.search_labels, t.search_description`;
@@ -345,7 +345,7 @@ export const RELEVANCE_ORDER = "m.tier, t.position";
 
 const ORDER: Record<SearchSort, string> = {
   relevance: RELEVANCE_ORDER,
-  rating: "t.rating DESC, m.tier, t.position",
+  rating: `${EFFECTIVE_RATING} DESC, m.tier, t.position`,
   year: "t.year DESC, m.tier, t.position",
   title: "t.title_order, m.tier, t.position",
 };
@@ -363,7 +363,12 @@ function pageStatement(db: D1Database, m: Matches, sort: SearchSort, category: s
 
 /** 热门推荐 / 热门搜索: the best-rated titles, catalogue order on ties. */
 async function hotTitles(db: D1Database): Promise<Array<{ id: string; title: string }>> {
-  return (await db.prepare("SELECT id, title FROM titles ORDER BY rating DESC, position LIMIT ?").bind(HOT_COUNT).all<{ id: string; title: string }>()).results;
+  return (
+    await db
+      .prepare(`SELECT t.id AS id, t.title AS title FROM titles t ORDER BY ${EFFECTIVE_RATING} DESC, t.position LIMIT ?`)
+      .bind(HOT_COUNT)
+      .all<{ id: string; title: string }>()
+  ).results;
 }
 
 /** The /search page's results (ids of one page; the loader fetches their cards). */

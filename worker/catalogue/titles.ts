@@ -3,6 +3,7 @@ import type { CardItem } from "../../shared/catalogue/card";
 import type { Video } from "../../shared/catalogue/types";
 import { entryEpisode, type Library } from "../../shared/library";
 import { TITLES_TABLE } from "../../shared/catalogue/import-plan";
+import { summaryOf, type RatingSummary } from "../../shared/ratings";
 import { CARD_COLUMNS, cardsFrom, HITS_JOIN, resultsOf, type CardRow } from "./cards";
 
 export interface TitleDetail {
@@ -13,11 +14,13 @@ export interface TitleDetail {
   related: CardItem[];
   /** A random other title (the spec's random next video), null when the catalogue has one title. */
   nextVideoId: string | null;
+  /** The viewers' ratings (title_rating_totals, migrations/0024_ratings.sql). */
+  ratings: RatingSummary;
 }
 
-/** One title and what its page shows around it: one round trip (4 statements). */
+/** One title and what its page shows around it: one round trip (5 statements). */
 export async function titleDetail(db: D1Database, id: string, relatedCount: number): Promise<TitleDetail | null> {
-  const [entry, hits, related, next] = await db.batch([
+  const [entry, hits, related, next, ratings] = await db.batch([
     db.prepare("SELECT entry FROM titles WHERE id = ?").bind(id),
     db.prepare("SELECT total FROM title_hits WHERE title_id = ?").bind(id),
     db
@@ -28,6 +31,7 @@ export async function titleDetail(db: D1Database, id: string, relatedCount: numb
       )
       .bind(id, relatedCount),
     db.prepare("SELECT id FROM titles WHERE id != ? ORDER BY random() LIMIT 1").bind(id),
+    db.prepare("SELECT count, sum, s1, s2, s3, s4, s5 FROM title_rating_totals WHERE title_id = ?").bind(id),
   ]);
   const row = resultsOf<{ entry: string }>(entry)[0];
   if (!row) return null;
@@ -36,6 +40,7 @@ export async function titleDetail(db: D1Database, id: string, relatedCount: numb
     hits: resultsOf<{ total: number }>(hits)[0]?.total ?? 0,
     related: cardsFrom(resultsOf<CardRow>(related)),
     nextVideoId: resultsOf<{ id: string }>(next)[0]?.id ?? null,
+    ratings: summaryOf(resultsOf<Parameters<typeof summaryOf>[0]>(ratings)[0]),
   };
 }
 

@@ -225,7 +225,10 @@ export interface DetailRow extends ListRow {
   vod_isend: number;
   /** The update days' characters, "五" or "一,四" ("" for none, or once the series has ended). */
   vod_weekday: string;
+  /** The viewers' average once enough viewers rated (shared/ratings.ts RATING_MIN_COUNT), else the catalogue's rating. */
   vod_score: string;
+  /** How many viewers' ratings `vod_score` is the average of: 0 while it is the catalogue's rating. */
+  vod_score_num: number;
   vod_hits: number;
   vod_duration: string;
   vod_play_server: string;
@@ -239,6 +242,8 @@ export interface RowContext {
   sources: readonly PlaySource[];
   /** Total plays per title id (title_hits); a title never played has 0. */
   hits: ReadonlyMap<string, number>;
+  /** The viewers' average and count per title id where enough viewers rated (title_rating_totals.score is set). */
+  viewerScores: ReadonlyMap<string, { score: number; count: number }>;
 }
 
 export function listRow(title: FeedTitle, ctx: RowContext): ListRow {
@@ -277,7 +282,8 @@ export function detailRow(title: FeedTitle, ctx: RowContext): DetailRow {
     vod_total: video.totalEpisodes ?? (video.episodes ? episodes : 1),
     vod_isend: isEnded(video) ? 1 : 0,
     vod_weekday: isEnded(video) ? "" : vodWeekday(video.updateDays),
-    vod_score: video.rating.toFixed(1),
+    vod_score: (ctx.viewerScores.get(video.id)?.score ?? video.rating).toFixed(1),
+    vod_score_num: ctx.viewerScores.get(video.id)?.count ?? 0,
     vod_hits: ctx.hits.get(video.id) ?? 0,
     vod_duration: video.duration,
     vod_play_server: play.server,

@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../app-env";
 import { siteConfigOf } from "../config";
 import { totalPlays } from "../plays/store";
+import { viewerScoresOf } from "../ratings/store";
 import { cachedText } from "../edge-answers";
 import { detailRow, jsonAnswer, listRow, MAX_IDS, parseProvideRequest, xmlAnswer, type ProvideRequest, type RowContext } from "./maccms";
 import { feedSource } from "./d1-source";
@@ -37,7 +38,9 @@ async function pageOf(source: FeedSource, req: ProvideRequest, now: number): Pro
 export async function provideAnswer(source: FeedSource, db: D1Database, req: ProvideRequest, origin: string, now: number) {
   const [page, categories] = await Promise.all([pageOf(source, req, now), source.categories()]);
   const ids = page.items.map((t) => t.video.id);
-  const ctx: RowContext = { origin, categories, sources: req.sources, hits: req.mode === "detail" ? await totalPlays(db, ids) : new Map() };
+  const [hits, viewerScores] =
+    req.mode === "detail" ? await Promise.all([totalPlays(db, ids), viewerScoresOf(db, ids)]) : [new Map<string, number>(), new Map()];
+  const ctx: RowContext = { origin, categories, sources: req.sources, hits, viewerScores };
   const rows = page.items.map((title) => (req.mode === "detail" ? detailRow(title, ctx) : listRow(title, ctx)));
   const pageInfo = { page: req.page, pageSize: req.pageSize, total: page.total };
   // MacCMS sends the categories in list mode (TVBox builds its tabs from them), never in detail mode.
