@@ -25,6 +25,7 @@ import { localMedia } from "../deploy/local-media";
 import { uploadMedia } from "../deploy/upload";
 import { runFfmpeg } from "../media/ffmpeg";
 import { packIfNeeded } from "../media/pack";
+import { applySeriesMarkers, detectEpisodeMarkers, seriesMarkers } from "../media/intro-detect";
 import { seedTitles } from "../media/seed";
 import { fileHash, type SourceSpec } from "../media/source";
 import { TITLES_DIR, REPO_ROOT } from "../media/titles";
@@ -50,6 +51,8 @@ export interface AddOptions {
   url?: string;
   catalogueFile?: string;
   titlesDir?: string;
+  /** Do not look for 片头 / 片尾 across the series' episodes (scripts/media/intro-detect.ts). */
+  skipMarkers?: boolean;
   /** 字幕 files by language ("en" → "movie.en.srt"): SRT, ASS or WebVTT, converted to WebVTT (one media file only). */
   subtitles?: ReadonlyArray<{ language: string; file: string }>;
   log?: (line: string) => void;
@@ -274,6 +277,19 @@ export async function addMedia(target: string, options: AddOptions = {}): Promis
     } else if (subtitleTracks.length > 0) entry.subtitles = subtitleLanguages;
     sources[String(p.n)] = { sha256: p.sha256, name: path.basename(p.info.file) };
   }
+  // 片头 / 片尾: the opening and ending the episodes share, from their audio (decision 0093).
+  if (entry.episodes && entry.episodes.length > 1 && !options.skipMarkers) {
+    const files = entry.episodes.map((e) => {
+      const file = path.join(titlesDir, String(numberOf(e.videoFile)), "progressive.mp4");
+      return existsSync(file) ? file : null;
+    });
+    log(`markers: matching the audio of ${files.filter(Boolean).length} episodes for 片头 / 片尾 (--skip-markers to leave them out)`);
+    const found = await detectEpisodeMarkers(files);
+    const fresh = new Set(plan.filter((p) => !p.known && p.episode !== null).map((p) => (p.episode as number) - 1));
+    const written = applySeriesMarkers(entry, seriesMarkers(found, { intro: entry.intro, outro: entry.outro }), fresh);
+    const shown = (m: { start: number; end: number } | undefined) => (m ? `${m.start}–${m.end} s` : "none");
+    log(`markers: ${written} written; title intro ${shown(entry.intro)}, outro ${shown(entry.outro)}`);
+  }
   if (entry.episodes) {
     entry.status = `更新至${entry.episodes.length}集`;
     if (entry.totalEpisodes !== undefined && entry.totalEpisodes < entry.episodes.length) entry.totalEpisodes = entry.episodes.length;
@@ -309,6 +325,7 @@ export async function addCommand(argv: readonly string[]): Promise<number> {
         url: { type: "string" },
         catalogue: { type: "string" },
         subtitles: { type: "string", multiple: true },
+        "skip-markers": { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -318,7 +335,7 @@ export async function addCommand(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
     console.error(
-      "usage: npm run catalogue -- add <file|folder> [--title … --category … --series <id> --episode N --cover image --subtitles en=file.srt … --remote]",
+      "usage: npm run catalogue -- add <file|folder> [--title … --category … --series <id> --episode N --cover image --subtitles en=file.srt … --skip-markers --remote]",
     );
     return 2;
   }
@@ -334,6 +351,7 @@ export async function addCommand(argv: readonly string[]): Promise<number> {
       remote: values.remote,
       url: values.url,
       catalogueFile: values.catalogue ? path.resolve(values.catalogue) : undefined,
+      skipMarkers: values["skip-markers"],
       subtitles: values.subtitles?.map((pair) => {
         const at = pair.indexOf("=");
         return { language: at < 0 ? "" : pair.slice(0, at), file: at < 0 ? pair : pair.slice(at + 1) };

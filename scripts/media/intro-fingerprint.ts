@@ -5,7 +5,7 @@
  * share near their starts (the opening) or their ends (the ending), as Jellyfin's intro-skipper
  * does with chromaprint. Pure: the packer decodes the PCM with ffmpeg and calls this.
  *
- * Not yet wired into `npm run catalogue -- add` (issue 32, slice 4 is partial).
+ * `npm run catalogue -- add` runs it over a series' episodes (scripts/media/intro-detect.ts).
  */
 
 /** Sample rate the fingerprint expects (ffmpeg -ar 8000 -ac 1 -f f32le). */

@@ -19,6 +19,7 @@ import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOut
 import { abandonUpload, pendingUploads, type Result as UploadResult, publishUpload, putUploadObject, startUpload, uploadDetail } from "./media-uploads";
 import { bulkTitles, deleteTitles, listTitles, putCover, saveTitle, titleForEdit, titleListQuery, type SaveResult } from "./titles";
 import { putSubtitles, removeSubtitles } from "./subtitles";
+import { saveMarkers } from "./markers";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
 import { danmakuListQuery, parseCommentRef, type CommentRef } from "../../shared/danmaku/moderation";
 import { deleteDanmaku, listDanmaku, listMutes, muteUser, saveWords, unmuteUser, wordsView } from "./danmaku";
@@ -294,6 +295,15 @@ adminApi.post("/titles/:id/subtitles/remove", needs("admin"), async (c) => {
   const body = await bodyOf(c);
   if (body instanceof Response) return body;
   return answer(c, await removeSubtitles(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
+});
+
+// 片头 / 片尾: { version, fields: { "intro-start-0": "0:05", … } } — the edit form's names (worker/admin/markers.ts).
+adminApi.post("/titles/:id/markers", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  const fields: Record<string, unknown> = typeof body.fields === "object" && body.fields !== null ? (body.fields as Record<string, unknown>) : {};
+  const result = await saveMarkers(c.env, visitorOf(c), c.req.param("id"), (n) => (Object.hasOwn(fields, n) ? fields[n] : undefined), body.version, Date.now());
+  return saved(c, result.ok ? { ok: true, value: result.value } : result);
 });
 
 // ---- 上传视频 (worker/admin/media-uploads.ts) ----------------------------------------------------

@@ -33,6 +33,8 @@ import { entryFromForm, formOfEntry, keepUnshownFields } from "../../shared/admi
 import { subtitleLanguagesOf } from "../../shared/stream/subtitle-tracks";
 import { episodeCount, episodeName } from "../../shared/episodes";
 import { putSubtitles, removeSubtitles } from "./subtitles";
+import { saveMarkers } from "./markers";
+import { keepMarkers, markerFormValues } from "../../shared/admin/marker-form";
 import { shanghaiTime } from "../../shared/catalogue/publication";
 import { BULK_NAMES, bulkTitles, deleteTitles, listTitles, saveTitle, titleForEdit, titleListQuery, type BulkAction } from "./titles";
 import { danmakuListQuery, MUTE_NAMES, parseCommentRef, type CommentRef, type MuteChoice } from "../../shared/danmaku/moderation";
@@ -372,7 +374,13 @@ async function formParams(c: AdminContext): Promise<URLSearchParams | null> {
 /** Where a list form goes back to: a path of the list, else the list. */
 const listBack = (value: string | null): string => (value && /^\/admin\/titles(?:\?|$)/.test(value) ? value : "/admin/titles");
 
-const TITLE_DONE: Record<string, string> = { created: "已创建", saved: "已保存", subtitles: "字幕已上传", "subtitles-removed": "字幕已移除" };
+const TITLE_DONE: Record<string, string> = {
+  created: "已创建",
+  saved: "已保存",
+  subtitles: "字幕已上传",
+  "subtitles-removed": "字幕已移除",
+  markers: "片头 / 片尾已保存",
+};
 
 adminPages.get("/titles", async (c) => {
   const denied = allowed(c, "admin");
@@ -446,7 +454,7 @@ async function editPage(
   c: AdminContext,
   id: string,
   status: PageStatus,
-  notice: { error?: string; problems?: string[]; values?: Record<string, string> } = {},
+  notice: { error?: string; problems?: string[]; values?: Record<string, string>; markerValues?: Record<string, string> } = {},
 ) {
   const title = await titleForEdit(c.env.DB, id, Date.now());
   if (!title) return message(c, 404, "视频管理", `没有编号为 ${id} 的视频（可能已被删除）。`, visitorOf(c));
@@ -475,6 +483,7 @@ async function editPage(
         name: title.entry.episodes ? episodeName(title.entry, i + 1) : "正片",
         languages: subtitleLanguagesOf(title.entry, i + 1),
       }))}
+      markers={{ id, version: title.version, episodes: title.entry.episodes?.length ?? 0, values: notice.markerValues ?? markerFormValues(title.entry) }}
     />,
     visitorOf(c),
   );
@@ -498,7 +507,7 @@ adminPages.post("/titles/:id", async (c) => {
   const result = await saveTitle(
     c.env,
     visitorOf(c),
-    saved ? keepUnshownFields(formed, saved.entry) : formed,
+    saved ? keepMarkers(keepUnshownFields(formed, saved.entry), saved.entry) : formed,
     { id, version: form.get("version") },
     Date.now(),
   );
@@ -535,6 +544,19 @@ adminPages.post("/titles/:id/subtitles/remove", async (c) => {
   const result = await removeSubtitles(c.env, visitorOf(c), id, { episode: form.get("episode"), language: form.get("language") }, Date.now());
   if (result.ok) return c.redirect(`/admin/titles/${id}?done=subtitles-removed`, 303);
   return editPage(c, id, result.status === 404 ? 404 : 400, { error: result.message });
+});
+
+// 片头 / 片尾: the title's and each episode's, a form of their own (worker/admin/markers.ts).
+adminPages.post("/titles/:id/markers", async (c) => {
+  const denied = allowed(c, "admin");
+  if (denied) return denied;
+  const id = c.req.param("id");
+  const form = await formParams(c);
+  if (!form) return message(c, 400, "视频管理", "请求内容无法解析。", visitorOf(c));
+  const result = await saveMarkers(c.env, visitorOf(c), id, (n) => form.get(n) ?? "", form.get("version"), Date.now());
+  if (result.ok) return c.redirect(`/admin/titles/${id}?done=markers`, 303);
+  if (result.code === "stale_version") return editPage(c, id, 409, { error: result.message });
+  return editPage(c, id, result.status === 404 ? 404 : 400, { error: result.message, problems: result.problems, markerValues: Object.fromEntries(form) });
 });
 
 adminPages.post("/titles/:id/delete", async (c) => {

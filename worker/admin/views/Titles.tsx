@@ -4,6 +4,7 @@ import { SHOWN_STATES, shanghaiTime, STATE_NAMES } from "../../../shared/catalog
 import { BULK_NAMES, SORT_NAMES, TITLE_SORTS, type TitleList, type TitleListQuery } from "../titles";
 import { Notice, SelectField } from "./Layout";
 import { SUBTITLE_LANGUAGES, SUBTITLE_NAMES, type SubtitleLanguage } from "../../../shared/stream/contract";
+import { MarkersSection, type MarkersSectionProps } from "./Markers";
 
 const when = (ms: number) => shanghaiTime(ms).slice(0, 16).replace("T", " ");
 
@@ -151,6 +152,8 @@ export interface TitleEditProps {
   cover?: string;
   /** 字幕 of each episode (one "正片" for a single title). */
   subtitles?: Array<{ episode: number; name: string; languages: SubtitleLanguage[] }>;
+  /** 片头 / 片尾 (worker/admin/views/Markers.tsx). */
+  markers?: MarkersSectionProps;
 }
 
 function Text({
@@ -262,7 +265,7 @@ function SubtitlesSection({ id, subtitles }: { id: string; subtitles: NonNullabl
   );
 }
 
-export function TitleEditScreen({ id, values, version, problems, error, ok, meta, cover, subtitles }: TitleEditProps) {
+export function TitleEditScreen({ id, values, version, problems, error, ok, meta, cover, subtitles, markers }: TitleEditProps) {
   const action = id ? `/admin/titles/${id}` : "/admin/titles/new";
   const episodeCount = (values.episodes ?? "").split("\n").filter((line) => line.trim()).length;
   return (
@@ -362,6 +365,7 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
         </section>
       ) : null}
       {id && subtitles ? <SubtitlesSection id={id} subtitles={subtitles} /> : null}
+      {markers ? <MarkersSection {...markers} /> : null}
       {id ? (
         <section className="panel" aria-labelledby="video-upload-title">
           <h2 id="video-upload-title">上传视频</h2>
