@@ -24,9 +24,13 @@ CREATE TABLE IF NOT EXISTS title_rating_totals (
   s3 INTEGER NOT NULL DEFAULT 0,
   s4 INTEGER NOT NULL DEFAULT 0,
   s5 INTEGER NOT NULL DEFAULT 0,
-  score REAL
+  score REAL,
+  -- `score` before the write in progress: the content version is raised only when it changes.
+  prev_score REAL
 ) WITHOUT ROWID;
 
--- Raised by every rating write (worker/content-version.ts): the edge-cached pages and answers
--- that show ratings are keyed on it.
+-- Raised by a rating write that changes a title's `score` (worker/content-version.ts): the
+-- edge-cached pages and answers that sort or show by it are keyed on it. A write that leaves the
+-- score as it was (most writes of a title with many ratings) keeps every cached page: the video
+-- page's own panel reads the fresh count in the browser.
 INSERT OR IGNORE INTO content_versions (kind, version) VALUES ('ratings', 1);

@@ -160,6 +160,16 @@ describe("the viewers' average in the catalogue", () => {
     expect(after.text).toContain(`${RATING_MIN_COUNT}人评分`);
     expect(after.text).toMatch(/"ratingValue":9.8,"bestRating":10,"worstRating":0,"ratingCount":10/);
 
+    // A write that leaves the score as it was keeps every cached page (the version stays); one that moves it re-keys them.
+    const version = async () => (await env.DB.prepare("SELECT version FROM content_versions WHERE kind = 'ratings'").first<{ version: number }>())?.version;
+    const v0 = await version();
+    await rate(jars[1], ID, 10); // the same score again: 9.8 stays
+    expect(await version()).toBe(v0);
+    await rate(jars[1], ID, 9); // (8 × 10 + 9 + 8) / 10 = 9.7
+    expect(await version()).toBe((v0 ?? 0) + 1);
+    expect(await provideDetail(ID)).toMatchObject({ vod_score: "9.7" });
+    await rate(jars[1], ID, 10);
+
     // One removal takes it below the minimum again: back to the catalogue's rating.
     await unrate(jars[0], ID);
     expect((await pageData<ListingData>("/top-rated")).items[0].id).not.toBe(ID);

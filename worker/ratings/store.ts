@@ -2,11 +2,11 @@
  * 评分 in D1 (migrations/0024_ratings.sql, docs/decisions/0115-viewer-ratings.md): an account's
  * score of a title in `title_ratings`, and the title's aggregate in `title_rating_totals`, changed
  * in the same batch (one transaction) as the score so that pages never add ratings up on read.
- * The batch also raises the `ratings` content version: the edge-cached pages and answers that show
- * ratings are keyed on it (worker/content-version.ts).
+ * The batch also raises the `ratings` content version when the title's effective score changed: the
+ * edge-cached pages and answers that sort or show by it are keyed on it (worker/content-version.ts).
  */
 import { RATING_MIN_COUNT, starRowOf, summaryOf, type RatingSummary } from "../../shared/ratings";
-import { bumpContentVersion, forgetContentTag } from "../content-version";
+import { forgetContentTag } from "../content-version";
 
 interface TotalsRow {
   count: number;
@@ -42,6 +42,7 @@ export async function ratingOf(db: D1Database, userId: string, titleId: string):
  */
 export async function writeRating(db: D1Database, userId: string, titleId: string, score: number | null, nowMs: number): Promise<RatingSummary> {
   const statements: D1PreparedStatement[] = [
+    db.prepare("UPDATE title_rating_totals SET prev_score = score WHERE title_id = ?").bind(titleId),
     // The score this account gave before (if any) leaves the totals.
     db
       .prepare(
@@ -75,7 +76,13 @@ export async function writeRating(db: D1Database, userId: string, titleId: strin
         `UPDATE title_rating_totals SET score = CASE WHEN count >= ?2 THEN round(CAST(sum AS REAL) / count, 1) END WHERE title_id = ?1 RETURNING ${TOTALS_COLUMNS}`,
       )
       .bind(titleId, RATING_MIN_COUNT),
-    bumpContentVersion(db, "ratings"),
+    // Only when the score every sort and card reads changed: a burst of ratings on a hit title
+    // must not re-key the whole edge cache at every write.
+    db
+      .prepare(
+        "UPDATE content_versions SET version = version + 1 WHERE kind = 'ratings' AND EXISTS (SELECT 1 FROM title_rating_totals WHERE title_id = ? AND score IS NOT prev_score)",
+      )
+      .bind(titleId),
   );
   const results = await db.batch<TotalsRow>(statements);
   forgetContentTag();
