@@ -20,6 +20,7 @@ import { provideApi } from "./feeds/provide";
 import { playsApi } from "./plays/api";
 import { reportsApi } from "./reports/api";
 import { linesApi } from "./lines/api";
+import { tvboxHandler } from "./feeds/tvbox";
 import { robotsHandler, rssHandler, sitemapHandler, sitemapPartHandler } from "./seo";
 import { mirrorStreamRoutes, streamRoutes } from "./stream/index";
 import { lineOriginsForPages } from "./line-origins";
@@ -85,6 +86,8 @@ app.get("/robots.txt", robotsHandler);
 app.get("/rss.xml", rssHandler);
 // The MacCMS v10 provide API for TV-box apps and aggregators (docs/provide-api.md).
 app.route("/api.php/provide", provideApi());
+// The same API as one site of a TV box's configuration: a TV box adds the whole site by this URL (docs/provide-api.md "/tvbox.json").
+app.get("/tvbox.json", tvboxHandler);
 
 // Videos and covers from R2 through the edge cache, with HTTP Range.
 app.on(["GET", "HEAD"], "/:file{[0-9]+\\.(?:mp4|webp)}", serveMediaCached);
