@@ -26,6 +26,8 @@ export interface StreamState {
   leaveLine: (reason: string) => boolean;
   /** Network errors seen on the line playing, and when the last one was (ms, performance.now). */
   trouble: RefObject<{ errors: number; lastAt: number }>;
+  /** Moves playback to the progressive MP4 at the same position (投屏 of a `blob:` source): false when it already plays it. */
+  playProgressive: () => boolean;
 }
 
 const noSubscription = () => () => {};
@@ -81,18 +83,21 @@ export function useStream(
   const choiceKnown = storedChoice !== null;
   const startKnown = wiring.startLine !== null;
 
-  const mp4Fallback = useCallback(
-    (reason: string) => {
+  /** To the progressive MP4 at the same position, for good: after a failure (`reason`), or for 投屏 (null). */
+  const toProgressive = useCallback(
+    (reason: string | null) => {
       const video = videoRef.current;
       if (fellBack.current || !video) return false;
       fellBack.current = true;
-      console.warn(`自适应码流播放失败，改用 MP4：${reason}`);
+      if (reason !== null) console.warn(`自适应码流播放失败，改用 MP4：${reason}`);
+      // Read before hls.js lets go of the element: detaching empties it (position 0, paused).
+      const at = { time: video.currentTime, play: !video.paused };
       engine.current?.destroy();
       engine.current = null;
       setLevels([]);
       setHeight(null);
       setFellBackKind("progressive");
-      switchSource(video, mp4);
+      loadAt(video, mp4, at);
       setAttached(true);
       return true;
     },
@@ -128,7 +133,7 @@ export function useStream(
     [lines, goTo],
   );
 
-  const fallBack = useCallback((reason: string) => leaveLine(reason) || mp4Fallback(reason), [leaveLine, mp4Fallback]);
+  const fallBack = useCallback((reason: string) => leaveLine(reason) || toProgressive(reason), [leaveLine, toProgressive]);
 
   // The remembered line, once the browser knows it.
   useEffect(() => {
@@ -203,5 +208,6 @@ export function useStream(
     chooseLine: goTo,
     leaveLine,
     trouble,
+    playProgressive: useCallback(() => toProgressive(null), [toProgressive]),
   };
 }
