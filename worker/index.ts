@@ -20,6 +20,8 @@ import { provideApi } from "./feeds/provide";
 import { playsApi } from "./plays/api";
 import { reportsApi } from "./reports/api";
 import { linesApi } from "./lines/api";
+import { tvboxHandler } from "./feeds/tvbox";
+import { streamCors } from "./stream/cors";
 import { robotsHandler, rssHandler, sitemapHandler, sitemapPartHandler } from "./seo";
 import { mirrorStreamRoutes, streamRoutes } from "./stream/index";
 import { lineOriginsForPages } from "./line-origins";
@@ -28,16 +30,20 @@ import { listsApi } from "./lists/api";
 import { ratingsApi } from "./ratings/api";
 
 const app = new Hono<AppEnv>();
+/** The progressive MP4s, `/N.mp4` (worker/media/serve.ts checks the name strictly). */
+const PROGRESSIVE_MP4 = "/:file{[0-9]+\\.mp4}";
 // A storage fault anywhere is a 503 with Retry-After, a bug a 500: in the route's format, never cached (worker/fault-answers.ts).
 app.onError(onAppError);
 
 app.use("*", requestLimits);
 // The 线路's hosts for the pages' CSP (media-src, connect-src), read before the headers are made.
 app.use("*", lineOriginsForPages);
-app.use("*", except(["/stream/*", "/mirror/stream/*"], securityHeaders));
+app.use("*", except(["/stream/*", "/mirror/stream/*", PROGRESSIVE_MP4], securityHeaders));
 // Stream files are played from other origins too: CORP cross-origin there (worker/security.ts).
 app.use("/stream/*", streamSecurityHeaders);
 app.use("/mirror/stream/*", streamSecurityHeaders);
+// So is the progressive MP4: a 投屏 receiver (a Chromecast's page, an Apple TV) or an app fetches it from its own origin (decision 0105).
+app.use(PROGRESSIVE_MP4, streamSecurityHeaders, streamCors);
 
 // Configuration (worker/config.ts): a bad variable stops the site with a clear message, never half-works.
 app.use("*", async (c, next) => {
@@ -88,6 +94,8 @@ app.get("/robots.txt", robotsHandler);
 app.get("/rss.xml", rssHandler);
 // The MacCMS v10 provide API for TV-box apps and aggregators (docs/provide-api.md).
 app.route("/api.php/provide", provideApi());
+// The same API as one site of a TV box's configuration: a TV box adds the whole site by this URL (docs/provide-api.md "/tvbox.json").
+app.get("/tvbox.json", tvboxHandler);
 
 // Videos and covers from R2 through the edge cache, with HTTP Range.
 app.on(["GET", "HEAD"], "/:file{[0-9]+\\.(?:mp4|webp)}", serveMediaCached);

@@ -41,11 +41,11 @@ const SITE_SECURITY: SecureHeadersOptions = {
   xXssProtection: "0",
 };
 
-/** On every response of the worker except /stream/ (worker/index.ts). */
+/** On every response of the worker except /stream/ and /N.mp4 (worker/index.ts). */
 export const securityHeaders = secureHeaders(SITE_SECURITY);
 
 /**
- * The same headers for /stream/ (worker/stream/), except Cross-Origin-Resource-Policy
+ * The same headers for /stream/ (worker/stream/) and the progressive `/N.mp4`, except Cross-Origin-Resource-Policy
  * `cross-origin`: apps and embeds on other origins play these files, and CORP `same-origin`
  * would make browsers refuse them (docs/decisions/0001-hls-delivery.md).
  */

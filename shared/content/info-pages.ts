@@ -13,7 +13,26 @@ export interface InfoSection {
   heading: string;
   paragraphs: readonly string[];
   items?: readonly string[];
+  /** The section's anchor, for links to it from other pages (`/info/help#tv`). */
+  id?: string;
+  /** A path on the site shown as the site's full address (the page adds its origin), e.g. /tvbox.json. */
+  address?: string;
+  /** Screenshots of the site's own pages, in public/ (width and height keep the layout from moving). */
+  figures?: readonly InfoFigure[];
+  /** Links to other pages of the site, after the text. */
+  links?: readonly { to: string; label: string }[];
 }
+
+export interface InfoFigure {
+  src: string;
+  alt: string;
+  caption: string;
+  width: number;
+  height: number;
+}
+
+/** Where the help page explains 投屏 and TV boxes (linked from 关于我们 and 使用指南). */
+export const TV_HELP_PATH = "/info/help#tv";
 
 export interface InfoPage {
   type: InfoPageType;
@@ -68,8 +87,10 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
           "分类清晰：按电影、电视剧、综艺、纪录片等类别整理，并支持按年份与评分筛选",
           "高清流畅：自研播放器支持全屏、音量调节与进度拖动",
           "多端适配：电脑、平板和手机浏览器均可正常访问",
+          "大屏观看：手机可投屏到电视，电视盒子用一个地址即可添加全站",
           "精选内容：优先收录口碑良好、评分较高的作品",
         ],
+        links: [{ to: TV_HELP_PATH, label: "如何在电视上看" }],
       },
       {
         heading: "发展历程",
@@ -149,6 +170,31 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
         ],
       },
       {
+        id: "tv",
+        heading: "在电视上看：投屏与电视盒子",
+        paragraphs: [
+          "方法一：手机投屏。在播放页点击画面，右上角出现“投屏”按钮（只在支持投屏的浏览器中显示：安卓手机上的 Chrome 可投到 Chromecast 及兼容的电视，iPhone、iPad 和 Mac 上的 Safari 可通过 AirPlay 投到 Apple TV 及支持 AirPlay 的电视）。点击后选择电视，视频会从当前进度开始在电视上播放，手机可以继续用来暂停和调节进度。",
+          "方法二：电视盒子一次添加全站。大多数国产电视和盒子不支持浏览器投屏，可以安装 TVBox、影视仓等应用，在“设置 → 配置地址”（有的应用叫“数据源”或“订阅”）中输入下面这个地址并确认，即可在电视上浏览、搜索和播放本站的全部作品：",
+        ],
+        address: "/tvbox.json",
+        figures: [
+          {
+            src: "/help/cast-button.jpg",
+            alt: "手机上的播放器，右上角是投屏按钮",
+            caption: "播放器右上角的投屏按钮",
+            width: 358,
+            height: 202,
+          },
+          {
+            src: "/help/tvbox-json.jpg",
+            alt: "在浏览器中打开配置地址看到的内容，其中列出了本站的名称和接口地址",
+            caption: "在浏览器中打开这个地址，能看到本站名称和接口地址，说明地址无误",
+            width: 390,
+            height: 220,
+          },
+        ],
+      },
+      {
         heading: "仍未解决？",
         paragraphs: ["如果以上内容没能解决您的问题，欢迎前往“意见反馈”页面提交问题，或通过“联系我们”页面联系客服，我们会在24小时内回复。"],
       },
@@ -190,6 +236,11 @@ export const INFO_PAGES: Record<InfoPageType, InfoPage> = {
       {
         heading: "第五步：分享与收藏",
         paragraphs: ["在详情页点击分享按钮，可以通过系统分享功能发送给好友；若浏览器不支持，将自动复制链接到剪贴板。点击收藏按钮可以标记喜欢的作品。"],
+      },
+      {
+        heading: "第六步：在电视上看",
+        paragraphs: ["想在客厅的大屏幕上看？可以用手机把正在播放的视频投屏到电视，也可以在电视盒子上通过一个地址添加全站。"],
+        links: [{ to: TV_HELP_PATH, label: "投屏与电视盒子的详细步骤" }],
       },
     ],
   },

@@ -27,11 +27,16 @@ export function InfoPage() {
           <h1 className="page-title">{page.title}</h1>
           <p className="info-summary">{page.summary}</p>
           {page.sections.map((section) => (
-            <section key={section.heading} className="info-section">
+            <section key={section.heading} id={section.id} className="info-section">
               <h2>{section.heading}</h2>
               {section.paragraphs.map((p) => (
                 <p key={p}>{p}</p>
               ))}
+              {section.address ? (
+                <p className="info-address">
+                  <code>{config.origin + section.address}</code>
+                </p>
+              ) : null}
               {section.items ? (
                 <ul>
                   {section.items.map((item) => (
@@ -39,6 +44,21 @@ export function InfoPage() {
                   ))}
                 </ul>
               ) : null}
+              {section.figures ? (
+                <div className="info-figures">
+                  {section.figures.map((figure) => (
+                    <figure key={figure.src} className="info-figure">
+                      <img src={figure.src} alt={figure.alt} width={figure.width} height={figure.height} loading="lazy" decoding="async" />
+                      <figcaption>{figure.caption}</figcaption>
+                    </figure>
+                  ))}
+                </div>
+              ) : null}
+              {section.links?.map((link) => (
+                <p key={link.to}>
+                  <Link to={link.to}>{link.label}</Link>
+                </p>
+              ))}
             </section>
           ))}
           {type === "contact" || type === "feedback" || type === "about" ? (

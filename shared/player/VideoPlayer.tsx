@@ -9,6 +9,7 @@ import { subtitleLanguagesOf } from "../stream/subtitle-languages";
 import { playLines, startLine } from "../playback/lines";
 import { playerConfig } from "../playback/config";
 import { PlayerControls } from "./PlayerControls";
+import { Icon } from "./icons";
 import { BigPlay, GestureHintView, LineNotice, MediaOutage, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
 import { HLS_MIME, initialSource } from "../playback/engine-choice";
 import { DanmakuMount, type ReportAt } from "./danmaku/DanmakuMount";
@@ -31,6 +32,7 @@ import { streamStartPreloads } from "../playback/stream-start";
 import { useStream } from "./useStream";
 import { useSubtitles } from "./useSubtitles";
 import { useTouchGestures } from "./useTouchGestures";
+import { useCast } from "./useCast";
 
 const noSubscription = () => () => {};
 
@@ -106,6 +108,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
     },
   });
   const failover = useLineFailover(videoRef, lines, stream);
+  const cast = useCast(videoRef, videoFile, stream.playProgressive);
   const storyboard = useStoryboard(storyboardPath(n));
   // 字幕: the remembered language where the media has it, else its first one; none while off.
   const subtitleLanguage: SubtitleLanguage | null =
@@ -259,7 +262,13 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         />
       ) : null}
       {failed ? <PlaybackError onRetry={retry} /> : outage ? <MediaOutage onRetry={retryOutage} /> : null}
-      <LineNotice text={failover.notice} />
+      <LineNotice text={failover.notice ?? cast.notice} />
+      {/* 投屏: top right, as phone players put it (the bar is full on a phone); only where the browser can cast. */}
+      {cast.way ? (
+        <button type="button" className="player-button player-cast" aria-label="投屏" title="投屏" onClick={() => void cast.cast()}>
+          <Icon name="cast" />
+        </button>
+      ) : null}
       {introOutro.offerSkip && !failed ? (
         <button type="button" className="player-prompt player-skip" onClick={introOutro.skipIntro}>
           跳过片头

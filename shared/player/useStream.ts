@@ -28,6 +28,8 @@ export interface StreamState {
   trouble: RefObject<{ errors: number; lastAt: number }>;
   /** Starts the stream afresh at `at` after an outage: every line counts as working again, the MP4 fallback is undone. */
   reload: (at: ResumePoint) => void;
+  /** Moves playback to the progressive MP4 at the same position (投屏 of a `blob:` source): false when it already plays it. */
+  playProgressive: () => boolean;
 }
 
 const noSubscription = () => () => {};
@@ -85,18 +87,21 @@ export function useStream(
   const choiceKnown = storedChoice !== null;
   const startKnown = wiring.startLine !== null;
 
-  const mp4Fallback = useCallback(
-    (reason: string) => {
+  /** To the progressive MP4 at the same position, for good: after a failure (`reason`), or for 投屏 (null). */
+  const toProgressive = useCallback(
+    (reason: string | null) => {
       const video = videoRef.current;
       if (fellBack.current || !video) return false;
       fellBack.current = true;
-      console.warn(`自适应码流播放失败，改用 MP4：${reason}`);
+      if (reason !== null) console.warn(`自适应码流播放失败，改用 MP4：${reason}`);
+      // Read before hls.js lets go of the element: detaching empties it (position 0, paused).
+      const at = { time: video.currentTime, play: !video.paused };
       engine.current?.destroy();
       engine.current = null;
       setLevels([]);
       setHeight(null);
       setFellBackKind("progressive");
-      switchSource(video, mp4);
+      loadAt(video, mp4, at);
       setAttached(true);
       return true;
     },
@@ -132,7 +137,7 @@ export function useStream(
     [lines, goTo],
   );
 
-  const fallBack = useCallback((reason: string) => leaveLine(reason) || mp4Fallback(reason), [leaveLine, mp4Fallback]);
+  const fallBack = useCallback((reason: string) => leaveLine(reason) || toProgressive(reason), [leaveLine, toProgressive]);
 
   const playing = lines[line] ?? lines[0];
   const src = playing?.src ?? mp4;
@@ -225,5 +230,6 @@ export function useStream(
     leaveLine,
     trouble,
     reload,
+    playProgressive: useCallback(() => toProgressive(null), [toProgressive]),
   };
 }

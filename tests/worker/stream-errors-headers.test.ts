@@ -130,9 +130,9 @@ describe("stream files: CORS and security headers", () => {
     expect(spy.calls).toEqual([]);
   });
 
-  // Why: the cross-origin exception is for /stream/ only; pages and the progressive files stay same-origin.
-  it("pages and /N.mp4 keep CORP same-origin and no CORS", async () => {
-    for (const path of ["/info/about", "/1.mp4"]) {
+  // Why: the cross-origin exception is for /stream/ and the progressive MP4 (投屏 receivers fetch it: decision 0105) only; pages and covers stay same-origin.
+  it("pages and /N.webp keep CORP same-origin and no CORS", async () => {
+    for (const path of ["/info/about", "/1.webp"]) {
       const { res } = await fetchPath(path);
       expect(res.headers.get("Cross-Origin-Resource-Policy"), path).toBe("same-origin");
       expect(res.headers.get("Access-Control-Allow-Origin"), path).toBeNull();

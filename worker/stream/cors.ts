@@ -1,6 +1,6 @@
 /**
- * CORS for /stream/: players on other origins (apps, embeds, casting receivers) fetch
- * playlists and segments with XHR/fetch, so every GET / HEAD answer allows any origin and
+ * CORS for /stream/ and the progressive `/N.mp4` (worker/index.ts): players on other origins
+ * (apps, embeds, 投屏 receivers) fetch playlists, segments and the MP4 with XHR/fetch, so every GET / HEAD answer allows any origin and
  * exposes the headers a player reads; OPTIONS preflights are answered here (204) without
  * touching R2. No credentials: nothing under /stream/ depends on cookies.
  */
