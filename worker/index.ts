@@ -7,6 +7,7 @@ import { adminPages } from "./admin/pages";
 import { authApi } from "./auth/api";
 import { configOf, configResultOf } from "./config";
 import { danmakuApi } from "./danmaku/api";
+import { shortLink, watchApi } from "./watch/api";
 import { requestLimits } from "./limits";
 import { isLocalHost } from "./local-host";
 import { onAppError } from "./fault-answers";
@@ -64,6 +65,9 @@ app.route("/api/search", searchApi);
 app.route("/api", catalogueApi);
 // 弹幕: comment windows, DPlayer v3 and the live room over WebSocket (worker/danmaku/).
 app.route("/api/danmaku", danmakuApi);
+// 一起看: watch rooms over WebSocket and their short links /w/{code} (worker/watch/).
+app.route("/api/watch", watchApi);
+app.get("/w/:code", shortLink);
 // Media uploads of `npm run deploy` and `catalogue add --remote`: off unless MEDIA_UPLOAD_TOKEN is set (worker/upload/).
 app.route("/api/media", uploadApi);
 // 追剧 and 稍后再看 of the signed-in account (D1; worker/lists/).
@@ -116,3 +120,4 @@ export default app;
 export { DanmakuRoom } from "./danmaku/room";
 export { DanmakuRateLimit } from "./danmaku/rate-limit";
 export { PlayShard } from "./plays/shard";
+export { WatchRoom } from "./watch/room";

@@ -18,6 +18,7 @@ import { VideoActions } from "../components/VideoActions";
 import { PlaybackSettings } from "../components/PlaybackSettings";
 import { PlayerIsland } from "../player/PlayerIsland";
 import { RatingIsland } from "../components/RatingIsland";
+import { WatchMount } from "../player/watch/WatchMount";
 
 /** The canonical path of what the page shows: /video/{id}, or /video/{id}/{n} for a named episode. */
 export function canonicalVideoPath(data: Pick<VideoData, "id" | "episode" | "episodeInUrl">): string {
@@ -178,6 +179,7 @@ export function VideoPage() {
               <span className="badge badge-free">免费观看</span>
             </p>
             <VideoActions video={video} episode={episode} />
+            <WatchMount key={video.id} videoId={video.id} episode={episode} />
             {video.episodes || video.intro || video.outro ? <PlaybackSettings /> : null}
             <p className="video-categories">
               {video.category.map((c) => (
@@ -200,6 +202,8 @@ export function VideoPage() {
           </div>
         </div>
         <aside className="video-sidebar" aria-labelledby="related-title">
+          {/* 一起看's panel (shared/player/watch/WatchParty.tsx) is portalled here on wide screens. */}
+          <div id="watch-slot" />
           <h2 id="related-title" className="section-title">
             相关推荐
           </h2>

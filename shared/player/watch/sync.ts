@@ -1,0 +1,176 @@
+/**
+ * Keeps the page's player in step with a 一起看 room, whichever engine plays (hls.js or native
+ * HLS: both drive the one <video class="player-video">, found again at each step because an
+ * episode change mounts a new one). The room's state is applied (play or pause, rate, position on
+ * the server clock); every SYNC_EVERY_MS the drift is measured and corrected by a short rate
+ * change when small, a seek when large (shared/watch/protocol.ts correctionFor). The viewer's own
+ * play, pause, seek and rate changes become controls; what this module did itself, what the
+ * browser does on its own (buffering, the end of the video, a hidden page) and anything before
+ * the first alignment send nothing — a stalled member never pauses the room.
+ */
+import { correctionFor, positionAt, ROOM_RATES, type Control, type RoomState } from "../../watch/protocol";
+
+export const SYNC_EVERY_MS = 500;
+/** A seek that is not this module's and lands further than this (s) from the room is the viewer's. */
+const USER_SEEK = 0.5;
+/** While paused, a gap above this (s) is closed by a seek. */
+const PAUSED_TOLERANCE = 0.25;
+
+const videoOf = (): HTMLVideoElement | null => document.querySelector<HTMLVideoElement>("video.player-video");
+
+export interface SyncHooks {
+  /** The server's clock now (ms). */
+  serverNow(): number;
+  send(control: Control): void;
+  /** The browser refused to start playback without a gesture: the page offers a button. */
+  blocked(blocked: boolean): void;
+  /** Whether the player is in step with the room (after the first alignment of each state). */
+  synced(synced: boolean): void;
+}
+
+export class WatchSync {
+  private state: RoomState | null = null;
+  private timer: ReturnType<typeof setInterval>;
+  /** The rate and the seek target this module set last: their events are not the viewer's. */
+  private ownRate: number | null = null;
+  private ownSeek: number | null = null;
+  /** Play/pause this module asked for, until the element's event arrives. */
+  private ownPlaying: boolean | null = null;
+  /** Aligned once with the room since this <video> came: the viewer's actions count from then on (before, the player's own start — autoplay, a resumed position — is not the viewer's). */
+  private alignedNow = false;
+  private element: HTMLVideoElement | null = null;
+
+  private get aligned(): boolean {
+    return this.alignedNow;
+  }
+
+  private set aligned(value: boolean) {
+    if (value !== this.alignedNow) this.hooks.synced(value);
+    this.alignedNow = value;
+  }
+  private readonly listeners: Array<[keyof HTMLMediaElementEventMap, () => void]> = [
+    ["play", () => this.onPlayPause(true)],
+    ["pause", () => this.onPlayPause(false)],
+    ["seeked", () => this.onSeeked()],
+    ["ratechange", () => this.onRate()],
+    ["loadedmetadata", () => this.step()],
+  ];
+
+  constructor(private readonly hooks: SyncHooks) {
+    this.timer = setInterval(() => this.step(), SYNC_EVERY_MS);
+  }
+
+  /** The room's position now (s). */
+  roomPosition(): number | null {
+    return this.state ? positionAt(this.state, this.hooks.serverNow()) : null;
+  }
+
+  /** A new state from the room (the episode already on the page or being navigated to). */
+  apply(state: RoomState): void {
+    this.state = state;
+    this.step();
+  }
+
+  /** A gesture's retry of a refused play(). */
+  playNow(): void {
+    const video = videoOf();
+    if (video && this.state?.playing) void this.play(video);
+  }
+
+  private bind(video: HTMLVideoElement | null): void {
+    if (video === this.element) return;
+    for (const [type, listener] of this.listeners) this.element?.removeEventListener(type, listener);
+    this.element = video;
+    this.aligned = false;
+    this.ownRate = this.ownSeek = this.ownPlaying = null;
+    for (const [type, listener] of this.listeners) video?.addEventListener(type, listener);
+  }
+
+  private play(video: HTMLVideoElement): Promise<void> {
+    this.ownPlaying = true;
+    return video.play().then(
+      () => this.hooks.blocked(false),
+      (error: unknown) => {
+        this.ownPlaying = null;
+        if ((error as DOMException)?.name === "NotAllowedError") this.hooks.blocked(true);
+      },
+    );
+  }
+
+  private setRate(video: HTMLVideoElement, rate: number): void {
+    if (Math.abs(video.playbackRate - rate) < 0.0005) return;
+    this.ownRate = rate;
+    video.playbackRate = rate;
+  }
+
+  private seek(video: HTMLVideoElement, to: number): void {
+    this.ownSeek = to;
+    video.currentTime = to;
+  }
+
+  /** One step of alignment: play state, rate, position. */
+  private step(): void {
+    const video = videoOf();
+    this.bind(video);
+    const state = this.state;
+    if (!video || !state || video.readyState < HTMLMediaElement.HAVE_METADATA) return;
+    const room = Math.min(positionAt(state, this.hooks.serverNow()), Number.isFinite(video.duration) ? video.duration : Infinity);
+    if (!state.playing) {
+      if (!video.paused) {
+        this.ownPlaying = false;
+        video.pause();
+      }
+      this.setRate(video, state.rate);
+      if (!video.seeking && Math.abs(video.currentTime - room) > PAUSED_TOLERANCE) this.seek(video, room);
+      else if (!video.seeking) this.aligned = true;
+      return;
+    }
+    if (video.paused && !video.ended && this.ownPlaying !== true) void this.play(video);
+    // Buffering or seeking: wait; the member catches up once it plays again.
+    if (video.seeking || video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) return;
+    const correction = correctionFor(video.currentTime, room, state.rate);
+    if (correction.kind === "seek") this.seek(video, correction.to);
+    else this.aligned = true;
+    this.setRate(video, correction.rate);
+  }
+
+  private onPlayPause(playing: boolean): void {
+    const video = this.element;
+    if (!video || !this.state) return;
+    if (this.ownPlaying === playing) {
+      this.ownPlaying = null;
+      return;
+    }
+    // Not the viewer: the end of the video, a page going to the background, before alignment.
+    if (!this.aligned || video.ended || document.hidden || this.state.playing === playing) return;
+    this.hooks.send({ type: playing ? "play" : "pause", position: video.currentTime });
+  }
+
+  private onSeeked(): void {
+    const video = this.element;
+    if (!video || !this.state) return;
+    if (this.ownSeek !== null && Math.abs(video.currentTime - this.ownSeek) < 0.5) {
+      this.ownSeek = null;
+      return;
+    }
+    const room = this.roomPosition() ?? 0;
+    if (!this.aligned || Math.abs(video.currentTime - room) < USER_SEEK) return;
+    this.hooks.send({ type: "seek", position: video.currentTime });
+  }
+
+  private onRate(): void {
+    const video = this.element;
+    if (!video || !this.state) return;
+    if (this.ownRate !== null && Math.abs(video.playbackRate - this.ownRate) < 0.0005) {
+      this.ownRate = null;
+      return;
+    }
+    const rate = video.playbackRate;
+    if (this.aligned && rate !== this.state.rate && (ROOM_RATES as readonly number[]).includes(rate)) this.hooks.send({ type: "rate", rate });
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.bind(null);
+  }
+}
