@@ -21,7 +21,7 @@ import {
 } from "../../shared/catalogue/import-plan";
 import { fileEntry, shownState, STATE_NAMES, type ShownState } from "../../shared/catalogue/publication";
 import { titleRows } from "../../shared/catalogue/rows";
-import { validateCatalogue, type CatalogueProblem, type PublicationState, type TitleEntry } from "../../shared/catalogue/schema";
+import { mediaTaken, validateCatalogue, type CatalogueProblem, type PublicationState, type TitleEntry } from "../../shared/catalogue/schema";
 import { problemText } from "../../shared/admin/title-form";
 import { compareTitles } from "../../shared/collation";
 import { bumpContentVersion, forgetContentTag } from "../content-version";
@@ -252,7 +252,7 @@ async function validated(db: D1Database, raw: unknown): Promise<{ ok: true; entr
     .all<{ number: number; title_id: string }>();
   if (results.length > 0) {
     // The words of the file's own cross-check (shared/catalogue/schema.ts).
-    return invalid(results.map((r) => ({ entry: entry.id, field: "videoFile", message: `media ${r.number} is already used by ${r.title_id}` })));
+    return invalid(results.map((r) => ({ entry: entry.id, field: "videoFile", message: mediaTaken(r.number, r.title_id) })));
   }
   return { ok: true, entry, row };
 }
