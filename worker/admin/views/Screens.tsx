@@ -120,6 +120,15 @@ export const ACTION_NAMES: Record<string, string> = {
   "danmaku.unmute": "解除禁言",
   "report.resolve": "处理举报",
   "report.dismiss": "驳回举报",
+  "title.create": "新建视频",
+  "title.update": "修改视频",
+  "title.episodes": "修改剧集",
+  "title.delete": "删除视频",
+  "title.cover": "上传封面",
+  "title.subtitles": "修改字幕",
+  "media.upload": "上传视频",
+  "media.publish": "发布上传的视频",
+  "media.abandon": "放弃上传",
 };
 
 const shanghaiTime = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", dateStyle: "short", timeStyle: "medium" });
