@@ -2,7 +2,7 @@
 import { ROLE_NAMES } from "../../../shared/admin/roles";
 import type { RoleAccount } from "../../../shared/admin/account-roles";
 import type { AuditRecord } from "../audit";
-import { Notice, SelectField } from "./Layout";
+import { ConfirmForm, Notice, SelectField } from "./Layout";
 
 export function ForbiddenScreen({ signedInAs }: { signedInAs: string | null }) {
   return (
@@ -86,12 +86,11 @@ export function RolesScreen({ holders, selfEmail, ok, error, email }: RolesProps
                     {h.email === selfEmail ? (
                       <span className="muted">当前账号</span>
                     ) : (
-                      <form method="post" action="/admin/roles/revoke" data-confirm={`确定撤销 ${h.email} 的角色吗？`}>
-                        <input type="hidden" name="email" value={h.email} />
+                      <ConfirmForm action="/admin/roles/revoke" confirm={`确定撤销 ${h.email} 的角色吗？`} hidden={{ name: "email", value: h.email }}>
                         <button type="submit" className="secondary" aria-label={`撤销 ${h.email} 的角色`}>
                           撤销
                         </button>
-                      </form>
+                      </ConfirmForm>
                     )}
                   </td>
                 </tr>

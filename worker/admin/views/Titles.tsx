@@ -2,7 +2,7 @@
 import { episodesFromLines, FIELD_LABELS, type FormState } from "../../../shared/admin/title-form";
 import { SHOWN_STATES, shanghaiTime, STATE_NAMES } from "../../../shared/catalogue/publication";
 import { BULK_NAMES, SORT_NAMES, TITLE_SORTS, type TitleList, type TitleListQuery } from "../titles";
-import { Notice, SelectField } from "./Layout";
+import { ConfirmForm, Notice, SelectField } from "./Layout";
 import { SUBTITLE_LANGUAGES, SUBTITLE_NAMES, type SubtitleLanguage } from "../../../shared/stream/contract";
 
 const when = (ms: number) => shanghaiTime(ms).slice(0, 16).replace("T", " ");
@@ -456,14 +456,18 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
         </section>
       ) : null}
       {id ? (
-        <form method="post" action={`/admin/titles/${id}/delete`} className="panel danger" data-confirm={`确定删除「${values.title}」吗？此操作不能撤销。`}>
+        <ConfirmForm
+          action={`/admin/titles/${id}/delete`}
+          className="panel danger"
+          confirm={`确定删除「${values.title}」吗？此操作不能撤销。`}
+          hidden={{ name: "confirmed", value: "" }}
+        >
           <h2>删除</h2>
-          <input type="hidden" name="confirmed" value="" />
           <p className="muted">删除后所有页面、搜索和应用中都不再有这个视频；导入旧的目录文件也不会恢复它。</p>
           <button type="submit" className="secondary">
             删除这个视频
           </button>
-        </form>
+        </ConfirmForm>
       ) : null}
     </>
   );
