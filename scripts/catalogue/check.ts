@@ -15,13 +15,13 @@ export function checkCatalogueFile(file: string = CATALOGUE_FILE): CatalogueResu
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    return { ok: false, problems: [{ entry: "(file)", field: "", message: `cannot be read: ${(error as Error).message}` }] };
+    return { ok: false, problems: [{ entry: "(file)", field: "", message: `无法读取：${(error as Error).message}` }] };
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problems: [{ entry: "(file)", field: "", message: `is not valid JSON: ${(error as Error).message}` }] };
+    return { ok: false, problems: [{ entry: "(file)", field: "", message: `不是有效的 JSON：${(error as Error).message}` }] };
   }
   return validateCatalogue(data);
 }

@@ -177,22 +177,3 @@ export function markerAudit(edit: MarkerEdit): Record<string, unknown> {
     episodes: edit.episodes.map((e, i) => ({ episode: i + 1, ...e })).filter((e) => e.intro || e.outro),
   };
 }
-
-/**
- * The main form does not show the markers: saving it keeps the title's and each episode's
- * (matched by its video file, so a reordered or renumbered episode keeps its own).
- */
-export function keepMarkers(formed: Record<string, unknown>, saved: Pick<TitleEntry, "intro" | "outro" | "episodes">): Record<string, unknown> {
-  const next = { ...formed };
-  if (saved.intro !== undefined) next.intro = saved.intro;
-  if (saved.outro !== undefined) next.outro = saved.outro;
-  const file = (f: unknown) => (typeof f === "string" ? f.replace(/^\/+/, "") : "");
-  const byFile = new Map((saved.episodes ?? []).map((e) => [file(e.videoFile), e]));
-  if (Array.isArray(next.episodes)) {
-    next.episodes = (next.episodes as Array<Record<string, unknown>>).map((e) => {
-      const old = byFile.get(file(e.videoFile));
-      return { ...e, ...(old?.intro ? { intro: old.intro } : {}), ...(old?.outro ? { outro: old.outro } : {}) };
-    });
-  }
-  return next;
-}

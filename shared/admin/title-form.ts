@@ -109,20 +109,26 @@ export function linesToText(entry: Pick<TitleEntry, "lines">): string {
   return (entry.lines ?? []).map((l) => [...(l.name ? [l.name] : []), l.mirror ?? l.url ?? ""].join(" | ")).join("\n");
 }
 
+/** What an episode holds that the form's rows do not show (kept with its video file). */
+const UNSHOWN_EPISODE_FIELDS = ["subtitles", "lines", "intro", "outro"] as const;
+
 /**
  * What the form does not show, kept from the saved entry: the title's 字幕 languages (set by
- * uploads) and each episode's own 字幕 and 线路 (matched by its video file, so reordering the
- * episodes keeps them with their media).
+ * uploads), its 片头 and 片尾, and each episode's own 字幕, 线路, 片头 and 片尾 (matched by its
+ * video file, so adding, removing and reordering rows keeps them with their media).
  */
 export function keepUnshownFields(formed: Record<string, unknown>, saved: TitleEntry): Record<string, unknown> {
   const next = { ...formed };
   if (saved.subtitles !== undefined) next.subtitles = saved.subtitles;
+  if (saved.intro !== undefined) next.intro = saved.intro;
+  if (saved.outro !== undefined) next.outro = saved.outro;
   const file = (f: unknown) => (typeof f === "string" ? f.replace(/^\/+/, "") : "");
   const byFile = new Map((saved.episodes ?? []).map((e) => [file(e.videoFile), e]));
   if (Array.isArray(next.episodes)) {
     next.episodes = (next.episodes as Array<Record<string, unknown>>).map((e) => {
       const old = byFile.get(file(e.videoFile));
-      return { ...e, ...(old?.subtitles !== undefined ? { subtitles: old.subtitles } : {}), ...(old?.lines !== undefined ? { lines: old.lines } : {}) };
+      const kept = Object.fromEntries(UNSHOWN_EPISODE_FIELDS.flatMap((key) => (old?.[key] !== undefined ? [[key, old[key]]] : [])));
+      return { ...e, ...kept };
     });
   }
   return next;

@@ -85,12 +85,15 @@ describe("视频管理", () => {
     await page.getByLabel("标题").fill(name);
     await page.getByLabel("年份").fill("2100");
     await page.getByLabel("评分").fill("9.9");
-    await page.getByLabel("时长").fill("45:00");
+    await page.getByLabel("时长", { exact: true }).fill("45:00");
     await page.getByLabel("简介").fill("管理后台端到端测试建立的剧集。");
     await page.getByLabel("分类").fill("电视剧，剧情");
-    await page.getByLabel("视频文件").fill(`${number}.mp4`);
+    await page.getByLabel("视频文件", { exact: true }).fill(`${number}.mp4`);
     await page.getByLabel("封面文件").fill(`${number}.webp`);
-    await page.getByLabel("剧集").fill(`${number}.mp4 | 45:00 | 第1集：开端`);
+    // 剧集: the blank row of the 剧集 rows (the title's own file: it is episode 1).
+    await page.getByLabel("新的一集：视频文件").fill(`${number}.mp4`);
+    await page.getByLabel("新的一集：时长").fill("45:00");
+    await page.getByLabel("新的一集：名称").fill("第1集：开端");
     await page.getByLabel("已发布（立即公开）").check();
     await shots(page, "title-new");
     await page.getByRole("button", { name: "创建" }).click();

@@ -24,21 +24,21 @@ describe("catalogue schema", () => {
   it("names the entry, the field and what is wrong for each bad field", () => {
     const cases: Array<[string, (e: Record<string, unknown>) => void, string, RegExp]> = [
       ["id", (e) => (e.id = "film_1"), "id", /"video_"/],
-      ["missing title", (e) => delete e.title, "title", /is missing/],
-      ["empty title", (e) => (e.title = ""), "title", /must not be empty/],
-      ["padded title", (e) => (e.title = " 雾港 "), "title", /spaces/],
-      ["control character", (e) => (e.description = "一\u0007二"), "description", /control/],
-      ["year as text", (e) => (e.year = "2025"), "year", /must be a number/],
+      ["missing title", (e) => delete e.title, "title", /缺少此项/],
+      ["empty title", (e) => (e.title = ""), "title", /不能为空/],
+      ["padded title", (e) => (e.title = " 雾港 "), "title", /空格/],
+      ["control character", (e) => (e.description = "一\u0007二"), "description", /控制字符/],
+      ["year as text", (e) => (e.year = "2025"), "year", /必须是数字/],
       ["year out of range", (e) => (e.year = 1800), "year", /1900/],
-      ["rating above 10", (e) => (e.rating = 10.5), "rating", /10 or less/],
-      ["rating with two decimals", (e) => (e.rating = 8.75), "rating", /one decimal/],
+      ["rating above 10", (e) => (e.rating = 10.5), "rating", /不能大于10/],
+      ["rating with two decimals", (e) => (e.rating = 8.75), "rating", /一位小数/],
       ["duration", (e) => (e.duration = "2h"), "duration", /02:08:40/],
       ["video file", (e) => (e.videoFile = "../x.mp4"), "videoFile", /12\.mp4/],
       ["cover", (e) => (e.coverImage = "x.png"), "coverImage", /12\.webp/],
-      ["category empty", (e) => (e.category = []), "category", /at least one/],
-      ["repeated tag", (e) => (e.tags = ["悬疑", "悬疑"]), "tags", /repeat/],
-      ["typo field", (e) => (e.yaer = 2025), "yaer", /not a known field/],
-      ["area not text", (e) => (e.area = 3), "area", /must be text/],
+      ["category empty", (e) => (e.category = []), "category", /至少要有一个分类/],
+      ["repeated tag", (e) => (e.tags = ["悬疑", "悬疑"]), "tags", /不能有重复项/],
+      ["typo field", (e) => (e.yaer = 2025), "yaer", /不是已知的字段/],
+      ["area not text", (e) => (e.area = 3), "area", /必须是文字/],
     ];
     for (const [name, change, field, message] of cases) {
       const entry = film() as unknown as Record<string, unknown>;
@@ -57,7 +57,7 @@ describe("catalogue schema", () => {
     entry.episodes[2].duration = "45";
     entry.episodes[1].title = "x";
     const found = problems([entry]).map(formatProblem);
-    expect(found).toEqual([`${entry.id} episodes.1.title: is not a known field`, `${entry.id} episodes.2.duration: must look like "02:08:40" or "45:00"`]);
+    expect(found).toEqual([`${entry.id} episodes.1.title: 不是已知的字段`, `${entry.id} episodes.2.duration: 格式应为 "02:08:40" 或 "45:00"`]);
   });
 
   it("reports every problem of every entry, with the position when the id is missing", () => {
@@ -67,9 +67,9 @@ describe("catalogue schema", () => {
     delete b.id;
     b.rating = -1;
     const found = problems([a, b]).map(formatProblem);
-    expect(found).toContain(`${a.id as string} year: must be a number`);
-    expect(found).toContain("#2 id: is missing");
-    expect(found).toContain("#2 rating: must be 0 or more");
+    expect(found).toContain(`${a.id as string} year: 必须是数字`);
+    expect(found).toContain("#2 id: 缺少此项");
+    expect(found).toContain("#2 rating: 不能小于0");
   });
 
   it("checks rules across entries: unique ids and media, episode 1 is the title's file, totals", () => {
@@ -91,8 +91,45 @@ describe("catalogue schema", () => {
     expect(found).toEqual([`${a.id} id`, `${a.id} videoFile`, "video_900 episodes.0.videoFile", "video_901 totalEpisodes"]);
   });
 
+  it("words every problem in Chinese (the check and 视频管理 print the same text)", () => {
+    const a = series() as unknown as Record<string, unknown> & { episodes: Array<Record<string, unknown>> };
+    Object.assign(a, {
+      title: " 雾港 ",
+      description: "",
+      category: [],
+      tags: ["悬疑", "悬疑", 3],
+      year: 1800.5,
+      rating: 8.75,
+      duration: "2h",
+      coverImage: "x.png",
+      videoFile: "../x.mp4",
+      area: "一\u0007二",
+      status: "一".repeat(21),
+      totalEpisodes: 0,
+      serial: "maybe",
+      updateDays: [0, 0],
+      state: "hidden",
+      publishAt: "tomorrow",
+      version: 0,
+      subtitles: ["fr", "fr"],
+      lines: [{ mirror: "x y" }, { name: "", url: "ftp://x" }, {}],
+      intro: { start: 5, end: 1 },
+      outro: { start: -1, end: 90_000, at: 1 },
+      yaer: 2025,
+    });
+    a.episodes[1] = { videoFile: 3, duration: "45", title: "x" };
+    const b = film() as unknown as Record<string, unknown>;
+    b.id = a.id;
+    b.videoFile = a.episodes[2].videoFile;
+    b.totalEpisodes = 2;
+    const found = [...problems([a]), ...problems([b, b]), ...problems([{}]), ...problems({} as unknown as unknown[])];
+    expect(found.length).toBeGreaterThan(30);
+    const english = found.filter((p) => !/\p{Script=Han}/u.test(p.message));
+    expect(english).toEqual([]);
+  });
+
   it("is not a list → one problem for the file", () => {
-    expect(problems({ titles: [] } as unknown as unknown[])).toEqual([{ entry: "(file)", field: "", message: "must be a JSON list of titles" }]);
+    expect(problems({ titles: [] } as unknown as unknown[])).toEqual([{ entry: "(file)", field: "", message: "必须是视频的 JSON 列表" }]);
   });
 });
 
@@ -112,9 +149,14 @@ describe("npm run catalogue -- check", () => {
     writeFileSync(bad, JSON.stringify([entry]));
     const failed = run(bad);
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toContain(`${entry.id as string} rating: must be a number`);
-    expect(failed.stderr).toContain(`${entry.id as string} genre: is not a known field`);
+    expect(failed.stderr).toContain(`${entry.id as string} rating: 必须是数字`);
+    expect(failed.stderr).toContain(`${entry.id as string} genre: 不是已知的字段`);
+    // The words 视频管理 shows for the same field (tests/worker/admin-title-messages.test.ts).
+    writeFileSync(bad, JSON.stringify([{ ...film(), rating: 11, duration: "90分钟" }]));
+    const chinese = run(bad);
+    expect(chinese.stderr).toContain(`${entry.id as string} rating: 不能大于10`);
+    expect(chinese.stderr).toContain(`${entry.id as string} duration: 格式应为 "02:08:40" 或 "45:00"`);
     writeFileSync(bad, "[{");
-    expect(run(bad).stderr).toMatch(/is not valid JSON/);
+    expect(run(bad).stderr).toMatch(/不是有效的 JSON/);
   });
 });

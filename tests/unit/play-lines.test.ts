@@ -68,16 +68,14 @@ describe("线路: the lines of a title or episode", () => {
     };
     expect(problems({ ...base, lines: [{ mirror: "/mirror" }, { url: "https://x.example/v.m3u8" }] })).toEqual([]);
     expect(problems({ ...base, lines: [{ mirror: "/mirror", url: "https://x.example/v.m3u8" }] })).toEqual([
-      `video_900 lines.0: must have either "mirror" or "url"`,
+      `video_900 lines.0: 须有 "mirror" 或 "url"（二者只能有一个）`,
     ]);
-    expect(problems({ ...base, lines: [{ url: "ftp://x.example/v.m3u8" }] })).toEqual([
-      "video_900 lines.0.url: must be an http(s) URL of a .m3u8 or .mp4 file",
-    ]);
-    expect(problems({ ...base, lines: [{ mirror: "https://cdn.example.cn/" }] })[0]).toMatch(/lines\.0\.mirror: must be a host and path/);
+    expect(problems({ ...base, lines: [{ url: "ftp://x.example/v.m3u8" }] })).toEqual(["video_900 lines.0.url: 应为 .m3u8 或 .mp4 文件的 http(s) 地址"]);
+    expect(problems({ ...base, lines: [{ mirror: "https://cdn.example.cn/" }] })[0]).toMatch(/lines\.0\.mirror: 应为主机和路径/);
     expect(problems({ ...base, episodes: [{ videoFile: "900.mp4", duration: "10:00" }], lines: [{ url: "https://x.example/v.m3u8" }] })).toEqual([
-      "video_900 lines.0.url: an external URL of a series belongs to its episode (episodes.N.lines)",
+      "video_900 lines.0.url: 剧集的外部地址应写在该集的线路里（episodes.N.lines）",
     ]);
-    expect(problems({ ...base, subtitles: ["zh-CN", "fr"] })[0]).toMatch(/subtitles\.1: must be one of zh-CN, zh-TW, en/);
+    expect(problems({ ...base, subtitles: ["zh-CN", "fr"] })[0]).toMatch(/subtitles\.1: 只能是 zh-CN、zh-TW、en/);
   });
 
   it("starts on the remembered line while the title still has it", () => {

@@ -99,12 +99,12 @@ describe("the catalogue's 连载 fields", () => {
     const problems = result.ok ? [] : result.problems.map((p) => `${p.entry} ${p.field}: ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
-        'video_007 serial: must be "ongoing" or "ended"',
-        "video_901 updateDays.0: must be 1 (Monday) to 7 (Sunday)",
-        "video_901 updateDays.1: must be 1 (Monday) to 7 (Sunday)",
-        `${film?.id} updateDays: must not repeat a weekday`,
-        "video_902 serial: is set but the title has no episodes",
-        "video_902 updateDays: is set but the title has no episodes",
+        'video_007 serial: 只能是 "ongoing"（连载中）或 "ended"（已完结）',
+        "video_901 updateDays.0: 只能是1（周一）到7（周日）",
+        "video_901 updateDays.1: 只能是1（周一）到7（周日）",
+        `${film?.id} updateDays: 星期不能重复`,
+        "video_902 serial: 已填写，但此视频没有剧集",
+        "video_902 updateDays: 已填写，但此视频没有剧集",
       ]),
     );
   });

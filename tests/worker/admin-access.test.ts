@@ -92,6 +92,12 @@ const ROUTES: readonly Route[] = [
     json: { action: "publish", ids: [] },
     expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [400, "nothing_selected"]],
   },
+  {
+    method: "POST",
+    path: "/api/admin/titles/video_99999/episodes",
+    json: { action: "remove", episode: 2, version: 1 },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]],
+  },
   { method: "POST", path: "/api/admin/titles/video_99999/delete", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]] },
   // A cover is image/webp: a JSON body is refused (tests/worker/admin-titles.test.ts sends one).
   { method: "POST", path: "/api/admin/titles/video_001/cover", expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [415, "unsupported_media_type"]] },

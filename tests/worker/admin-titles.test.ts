@@ -115,7 +115,7 @@ describe("saving a title", () => {
       entry: { ...ENTRY, id: "video_9102", videoFile: "1.mp4", coverImage: "1.webp", episodes: undefined },
     });
     expect(res.status).toBe(400);
-    expect((await res.json<{ error: { problems: string[] } }>()).error.problems[0]).toContain("media 1 is already used by video_001");
+    expect((await res.json<{ error: { problems: string[] } }>()).error.problems[0]).toContain("媒体编号 1 已被 video_001 使用");
   });
 
   it("a new title with an id in use is refused", async () => {
@@ -245,7 +245,7 @@ describe("the pages (forms without JavaScript)", () => {
     expect(res.status).toBe(400);
     const page = await res.text();
     expect(page).toContain("「年份」");
-    expect(page).toContain("must be a number");
+    expect(page).toContain("必须是数字");
     expect(page).toContain('value="一九九九"');
   });
 

@@ -17,7 +17,18 @@ import { reportQueryOf, reportQueue, settleGroup, settleReport } from "./reports
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { abandonUpload, pendingUploads, type Result as UploadResult, publishUpload, putUploadObject, startUpload, uploadDetail } from "./media-uploads";
-import { bulkTitles, deleteTitles, listTitles, putCover, saveTitle, titleForEdit, titleListQuery, type SaveResult } from "./titles";
+import {
+  bulkTitles,
+  deleteTitles,
+  editEpisodes,
+  listTitles,
+  putCover,
+  saveTitle,
+  titleForEdit,
+  titleListQuery,
+  type EpisodesResult,
+  type SaveResult,
+} from "./titles";
 import { putSubtitles, removeSubtitles } from "./subtitles";
 import { saveMarkers } from "./markers";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
@@ -190,7 +201,7 @@ adminApi.post("/settings", needs("admin"), async (c) => {
 
 // ---- 视频管理 (worker/admin/titles.ts) ------------------------------------------------------------
 
-function saved(c: AdminContext, result: SaveResult): Response {
+function saved(c: AdminContext, result: SaveResult | EpisodesResult): Response {
   if (result.ok) return c.json(result.value);
   return jsonError(c, result.status, result.code, result.message, result.problems ? { problems: result.problems } : {});
 }
@@ -227,6 +238,13 @@ adminApi.post("/titles/:id", needs("admin"), async (c) => {
   const body = await bodyOf(c);
   if (body instanceof Response) return body;
   return saved(c, await saveTitle(c.env, visitorOf(c), body.entry, { id: c.req.param("id"), version: body.version }, Date.now()));
+});
+
+// 剧集 one at a time: { action: "add" | "remove" | "move", version, episode?, to?, videoFile?, duration?, name?, at? }.
+adminApi.post("/titles/:id/episodes", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return saved(c, await editEpisodes(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
 });
 
 adminApi.post("/titles/:id/delete", needs("admin"), async (c) => {

@@ -30,11 +30,12 @@ import { UserScreen, UsersScreen } from "./views/Users";
 import { EnrolScreen, RecoveryCodesScreen, VerifyScreen } from "./views/SecondStep";
 import { ConfirmDeleteScreen, TitleEditScreen, TitlesScreen } from "./views/Titles";
 import { entryFromForm, formOfEntry, keepUnshownFields } from "../../shared/admin/title-form";
+import { episodesOfForm, type FormEpisodes } from "../../shared/admin/episode-rows";
 import { subtitleLanguagesOf } from "../../shared/stream/subtitle-tracks";
 import { episodeCount, episodeName } from "../../shared/episodes";
 import { putSubtitles, removeSubtitles } from "./subtitles";
 import { saveMarkers } from "./markers";
-import { keepMarkers, markerFormValues } from "../../shared/admin/marker-form";
+import { markerFormValues } from "../../shared/admin/marker-form";
 import { shanghaiTime } from "../../shared/catalogue/publication";
 import { BULK_NAMES, bulkTitles, deleteTitles, listTitles, saveTitle, titleForEdit, titleListQuery, type BulkAction } from "./titles";
 import { danmakuListQuery, MUTE_NAMES, parseCommentRef, type CommentRef, type MuteChoice } from "../../shared/danmaku/moderation";
@@ -377,6 +378,7 @@ const listBack = (value: string | null): string => (value && /^\/admin\/titles(?
 const TITLE_DONE: Record<string, string> = {
   created: "已创建",
   saved: "已保存",
+  episodes: "剧集已保存",
   subtitles: "字幕已上传",
   "subtitles-removed": "字幕已移除",
   markers: "片头 / 片尾已保存",
@@ -430,11 +432,13 @@ adminPages.post("/titles/new", async (c) => {
   if (denied) return denied;
   const form = await formParams(c);
   if (!form) return message(c, 400, "新建视频", "请求内容无法解析。", visitorOf(c));
-  const values = Object.fromEntries(form);
+  const episodes = formEpisodes(form);
+  const values = { ...Object.fromEntries(form), ...(episodes.text !== null ? { episodes: episodes.text } : {}) };
+  if (!episodes.ok) return page(c, 400, "新建视频", <TitleEditScreen id={null} values={values} version={null} error={episodes.message} />, visitorOf(c));
   const result = await saveTitle(
     c.env,
     visitorOf(c),
-    entryFromForm((n) => form.get(n) ?? ""),
+    entryFromForm((n) => (n === "episodes" && episodes.text !== null ? episodes.text : (form.get(n) ?? ""))),
     null,
     Date.now(),
   );
@@ -450,6 +454,13 @@ adminPages.post("/titles/new", async (c) => {
   return c.redirect(`/admin/titles/${result.value.id}?done=created`, 303);
 });
 
+/** The 剧集 rows of a title form after its row button (shared/admin/episode-rows.ts). */
+const formEpisodes = (form: URLSearchParams): FormEpisodes =>
+  episodesOfForm(
+    (n) => form.get(n) ?? "",
+    (n) => form.getAll(n),
+  );
+
 async function editPage(
   c: AdminContext,
   id: string,
@@ -458,7 +469,10 @@ async function editPage(
 ) {
   const title = await titleForEdit(c.env.DB, id, Date.now());
   if (!title) return message(c, 404, "视频管理", `没有编号为 ${id} 的视频（可能已被删除）。`, visitorOf(c));
-  const done = TITLE_DONE[c.req.query("done") ?? ""];
+  const what = c.req.query("what");
+  const doneName = TITLE_DONE[c.req.query("done") ?? ""];
+  // 剧集 row changes name what was done (已删除第3集), a summary of shared/admin/episode-rows.ts.
+  const done = doneName && what && /^[\p{Script=Han}\d]{1,20}$/u.test(what) ? `${doneName}：${what}` : doneName;
   const coverKey = title.entry.coverImage.replace(/^\/+/, "");
   // The preview only when there is a cover (a new title has none until one is uploaded).
   const hasCover = (await c.env.MEDIA.head(coverKey)) !== null;
@@ -501,20 +515,29 @@ adminPages.post("/titles/:id", async (c) => {
   const id = c.req.param("id");
   const form = await formParams(c);
   if (!form) return message(c, 400, "视频管理", "请求内容无法解析。", visitorOf(c));
-  const formed = entryFromForm((n) => (n === "id" ? id : (form.get(n) ?? "")));
-  // What the form does not show (字幕, an episode's own 线路) stays as saved.
+  const episodes = formEpisodes(form);
+  const values = { ...Object.fromEntries(form), ...(episodes.text !== null ? { episodes: episodes.text } : {}) };
+  if (!episodes.ok) return editPage(c, id, 400, { error: episodes.message, values });
+  const formed = entryFromForm((n) => (n === "id" ? id : n === "episodes" && episodes.text !== null ? episodes.text : (form.get(n) ?? "")));
+  // What the form does not show (字幕, 片头/片尾, an episode's own 线路) stays as saved.
   const saved = await titleForEdit(c.env.DB, id, Date.now());
   const result = await saveTitle(
     c.env,
     visitorOf(c),
-    saved ? keepMarkers(keepUnshownFields(formed, saved.entry), saved.entry) : formed,
+    saved ? keepUnshownFields(formed, saved.entry) : formed,
     { id, version: form.get("version") },
     Date.now(),
+    undefined,
+    // A row button or the 添加 row: the 操作日志 says 修改剧集.
+    episodes.summary ? "title.episodes" : undefined,
   );
-  if (result.ok) return c.redirect(`/admin/titles/${id}?done=saved`, 303);
+  if (result.ok) {
+    if (!episodes.summary) return c.redirect(`/admin/titles/${id}?done=saved`, 303);
+    return c.redirect(`/admin/titles/${id}?done=episodes&what=${encodeURIComponent(episodes.summary)}#episodes`, 303);
+  }
   // A stale version: the form shows what is saved now (the refused text is gone: the message says so).
   if (result.code === "stale_version") return editPage(c, id, 409, { error: result.message });
-  return editPage(c, id, result.status === 404 ? 404 : 400, { error: result.message, problems: result.problems, values: Object.fromEntries(form) });
+  return editPage(c, id, result.status === 404 ? 404 : 400, { error: result.message, problems: result.problems, values });
 });
 
 // 字幕: a multipart form with the file (no JavaScript needed), converted and stored by worker/admin/subtitles.ts.

@@ -21,7 +21,7 @@ import {
 } from "../../shared/catalogue/import-plan";
 import { fileEntry, shownState, STATE_NAMES, type ShownState } from "../../shared/catalogue/publication";
 import { titleRows } from "../../shared/catalogue/rows";
-import { validateCatalogue, type CatalogueProblem, type PublicationState, type TitleEntry } from "../../shared/catalogue/schema";
+import { mediaTaken, validateCatalogue, type CatalogueProblem, type PublicationState, type TitleEntry } from "../../shared/catalogue/schema";
 import { problemText } from "../../shared/admin/title-form";
 import { compareTitles } from "../../shared/collation";
 import { bumpContentVersion, forgetContentTag } from "../content-version";
@@ -29,6 +29,7 @@ import { searchMatches, RELEVANCE_ORDER } from "../catalogue/search";
 import type { AdminVisitor } from "./access";
 import type { Refusal, Result } from "./actions";
 import { auditStatement, prepared } from "./audit";
+import { applyEpisodeOp, episodeOpOfBody, rowsToAddTo } from "../../shared/admin/episode-rows";
 
 export const TITLE_PAGE_SIZE = 50;
 
@@ -252,7 +253,7 @@ async function validated(db: D1Database, raw: unknown): Promise<{ ok: true; entr
     .all<{ number: number; title_id: string }>();
   if (results.length > 0) {
     // The words of the file's own cross-check (shared/catalogue/schema.ts).
-    return invalid(results.map((r) => ({ entry: entry.id, field: "videoFile", message: `media ${r.number} is already used by ${r.title_id}` })));
+    return invalid(results.map((r) => ({ entry: entry.id, field: "videoFile", message: mediaTaken(r.number, r.title_id) })));
   }
   return { ok: true, entry, row };
 }
@@ -304,6 +305,8 @@ export async function saveTitle(
   nowMs: number,
   /** More statements for the same batch (a published upload's state and audit row: worker/admin/media-uploads.ts). */
   extra: (db: D1Database) => D1PreparedStatement[] = () => [],
+  /** The 操作日志's action for an edit (default title.update): title.episodes for a 剧集 row change. */
+  auditAction = "title.update",
 ): Promise<SaveResult> {
   const db = env.DB;
   const checked = await validated(db, raw);
@@ -349,7 +352,7 @@ export async function saveTitle(
   statements.push(bumpContentVersion(db, "catalogue"), ...extra(db));
   const before = old ? entryOf(old) : null;
   statements.push(
-    prepared(db, auditStatement({ ...actorOf(actor), action: old ? "title.update" : "title.create", target: entry.id, before, after: entry }, nowMs)),
+    prepared(db, auditStatement({ ...actorOf(actor), action: old ? auditAction : "title.create", target: entry.id, before, after: entry }, nowMs)),
   );
   try {
     await runWrite(db, statements);
@@ -360,6 +363,26 @@ export async function saveTitle(
     throw error;
   }
   return { ok: true, value: { id: entry.id, version: old ? version + 1 : 1 } };
+}
+
+export type EpisodesResult = { ok: true; value: { id: string; version: number; summary: string; episodes: number } } | SaveRefusal;
+
+/**
+ * 剧集 one at a time (`POST /api/admin/titles/{id}/episodes`): add, remove or move one episode
+ * of the saved entry (shared/admin/episode-rows.ts), then save it like an edit of `version` —
+ * the schema's rules, the version check, the caches and the 操作日志 (title.episodes).
+ */
+export async function editEpisodes(env: Env, actor: AdminVisitor, id: string, body: Record<string, unknown>, nowMs: number): Promise<EpisodesResult> {
+  const op = episodeOpOfBody(body);
+  if ("error" in op) return refusal(400, "bad_episode_action", op.error);
+  const saved = await titleForEdit(env.DB, id, nowMs);
+  if (!saved) return refusal(404, "not_found", `没有编号为 ${id} 的视频（可能已被删除）`);
+  const rows = op.action === "add" ? rowsToAddTo(saved.entry.episodes, saved.entry, op.row) : (saved.entry.episodes ?? []);
+  const applied = applyEpisodeOp(rows, op);
+  if (!applied.ok) return refusal(400, "bad_episode_action", applied.message);
+  const result = await saveTitle(env, actor, { ...saved.entry, episodes: applied.rows }, { id, version: body.version }, nowMs, undefined, "title.episodes");
+  if (!result.ok) return result;
+  return { ok: true, value: { ...result.value, summary: applied.summary, episodes: applied.rows.length } };
 }
 
 export const BULK_ACTIONS = ["publish", "unpublish", "draft", "category", "delete"] as const;

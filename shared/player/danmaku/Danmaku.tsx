@@ -6,7 +6,17 @@
  */
 import { useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import { createPortal } from "react-dom";
-import { DANMAKU_COLORS, DANMAKU_MODES, MAX_TEXT_CHARS, parseRoomKey, roundTime, type DanmakuColor, type DanmakuMode } from "../../danmaku/model";
+import {
+  DANMAKU_COLORS,
+  DANMAKU_MODES,
+  MAX_TEXT_CHARS,
+  parseRoomKey,
+  roundTime,
+  type DanmakuColor,
+  type DanmakuComment,
+  type DanmakuMode,
+} from "../../danmaku/model";
+import type { DanmakuReportList } from "./DanmakuReportList";
 import { useReportDialog } from "../../components/useReportDialog";
 import type { ReportAt } from "./DanmakuMount";
 import { useRootData } from "../../components/useRootData";
@@ -104,18 +114,23 @@ export function Danmaku({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [room, videoRef, layer]);
 
+  const place = parseRoomKey(room);
+  const reportComment = (comment: DanmakuComment) => {
+    if (!place) return;
+    report.open({
+      kind: "danmaku",
+      titleId: place.videoId,
+      episode: place.episode,
+      comment: { id: comment.id, time: comment.time, text: comment.text },
+      signedIn,
+    });
+  };
+
   useEffect(() => {
-    const place = parseRoomKey(room);
     reportAtRef.current = (x, y) => {
       const comment = settings.on ? stageRef.current?.commentAt(x, y) : null;
       if (!comment || !place) return false;
-      report.open({
-        kind: "danmaku",
-        titleId: place.videoId,
-        episode: place.episode,
-        comment: { id: comment.id, time: comment.time, text: comment.text },
-        signedIn,
-      });
+      reportComment(comment);
       return true;
     };
     return () => {
@@ -147,6 +162,8 @@ export function Danmaku({
               signedIn={user !== null}
               compact={inFullscreen}
               unavailable={unavailable}
+              recent={() => stageRef.current?.recent() ?? []}
+              reportComment={reportComment}
               send={async (text, color, mode) => {
                 const connection = connectionRef.current;
                 if (!connection) return "发送失败，请稍后再试";
@@ -174,9 +191,52 @@ interface ControlsProps {
   unavailable?: boolean;
   /** Sends a comment; resolves to an error message in Chinese, or null. */
   send: (text: string, color: DanmakuColor, mode: DanmakuMode) => Promise<string | null>;
+  /** The 弹幕 on screen and just before, latest first (举报弹幕's list). */
+  recent: () => DanmakuComment[];
+  /** Opens the 举报 dialog for one 弹幕. */
+  reportComment: (comment: DanmakuComment) => void;
 }
 
-export function DanmakuControls({ settings, update, signedIn, compact, unavailable = false, send }: ControlsProps) {
+/** 举报弹幕 without a pointer: a button that opens the list of recent 弹幕 (its module loads on the first press). */
+function ReportButton({ recent, reportComment }: Pick<ControlsProps, "recent" | "reportComment">) {
+  const button = useRef<HTMLButtonElement>(null);
+  const [list, setList] = useState<{ List: typeof DanmakuReportList; comments: DanmakuComment[] } | null>(null);
+  const close = () => {
+    setList(null);
+    button.current?.focus();
+  };
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="danmaku-report-open"
+        aria-expanded={list !== null}
+        onClick={() => {
+          if (list) return close();
+          import("./DanmakuReportList")
+            .then((module) => setList({ List: module.DanmakuReportList, comments: recent() }))
+            .catch((error: unknown) => console.error("举报列表加载失败", error));
+        }}
+      >
+        举报弹幕
+      </button>
+      {list ? (
+        <list.List
+          comments={list.comments}
+          onClose={close}
+          onPick={(comment) => {
+            // The dialog gives focus back to what had it: the button, not the list that goes away.
+            close();
+            reportComment(comment);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+export function DanmakuControls({ settings, update, signedIn, compact, unavailable = false, send, recent, reportComment }: ControlsProps) {
   const [text, setText] = useState("");
   const [color, setColor] = useState<DanmakuColor>("#ffffff");
   const [mode, setMode] = useState<DanmakuMode>("scroll");
@@ -242,6 +302,7 @@ export function DanmakuControls({ settings, update, signedIn, compact, unavailab
           登录后发送弹幕
         </a>
       )}
+      <ReportButton recent={recent} reportComment={reportComment} />
       {compact ? null : (
         <details className="danmaku-settings">
           <summary>弹幕设置</summary>

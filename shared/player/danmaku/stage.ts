@@ -21,6 +21,8 @@ export const SCROLL_MS = 8000;
 export const FIXED_MS = 4000;
 /** How often the clock looks for due comments while the video plays (ms); comment times have 0.1 s precision. */
 export const CLOCK_MS = 100;
+/** How far back 举报弹幕's list reaches (seconds of the video before the current time). */
+export const RECENT_SECONDS = 20;
 /** A seek of more than this (s) clears the stage; smaller steps are normal playback. */
 const JUMP_S = 1.5;
 /** Room for the text shadow around a measured width (px). */
@@ -167,6 +169,24 @@ export class DanmakuStage {
         return this.shown[i].comment;
     }
     return null;
+  }
+
+  /**
+   * What 举报弹幕 lists for the keyboard (the layer itself is aria-hidden): the comments on screen
+   * and those of the last RECENT_SECONDS of the video up to now, latest first, at most `limit`.
+   */
+  recent(limit = 20): DanmakuComment[] {
+    const now = this.video.currentTime;
+    const seen = new Set<number>();
+    const found: DanmakuComment[] = [];
+    const take = (c: DanmakuComment) => {
+      if (seen.has(c.id)) return;
+      seen.add(c.id);
+      found.push(c);
+    };
+    for (const s of this.shown) take(s.comment);
+    for (const c of this.comments) if (c.time <= now + 1 && c.time >= now - RECENT_SECONDS) take(c);
+    return found.sort((a, b) => b.time - a.time || b.id - a.id).slice(0, limit);
   }
 
   /** Number of comments on screen. */

@@ -4,7 +4,7 @@
  */
 import { beijingMinute, commentRefText, MUTE_CHOICES, MUTE_NAMES, type DanmakuListQuery } from "../../../shared/danmaku/moderation";
 import { untilText, type DanmakuItem, type DanmakuList, type Mute, type Poster, type WordsView } from "../danmaku";
-import { Notice, SelectField } from "./Layout";
+import { ConfirmForm, Notice, SelectField } from "./Layout";
 
 const TABS = [
   { href: "/admin/danmaku", label: "弹幕列表" },
@@ -255,12 +255,11 @@ export function MutesScreen({ mutes, user, ok, error }: MutesScreenProps) {
                   <td className="nowrap">{untilText(m.until)}</td>
                   <td className="wide-only break">{`${m.mutedBy}，${beijingMinute(m.mutedAt)}`}</td>
                   <td className="nowrap">
-                    <form method="post" action="/admin/danmaku/unmute" data-confirm={`确定解除 ${who(m.user)} 的禁言吗？`}>
-                      <input type="hidden" name="user" value={m.user.id} />
+                    <ConfirmForm action="/admin/danmaku/unmute" confirm={`确定解除 ${who(m.user)} 的禁言吗？`} hidden={{ name: "user", value: m.user.id }}>
                       <button type="submit" aria-label={`解除禁言：${who(m.user)}`}>
                         解除禁言
                       </button>
-                    </form>
+                    </ConfirmForm>
                   </td>
                 </tr>
               ))}

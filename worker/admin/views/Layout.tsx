@@ -72,6 +72,32 @@ export function Layout({ title, siteName, nav, children }: LayoutProps) {
 }
 
 /** A line of feedback above a form. */
+/**
+ * A POST form that asks before it is sent (client/admin/admin.ts shows `confirm` and sends the
+ * form only on 确定; without JavaScript it is sent at once and the server decides), with at most
+ * one hidden field naming what it acts on. `children`: its button (and any text around it).
+ */
+export function ConfirmForm({
+  action,
+  confirm,
+  hidden,
+  className,
+  children,
+}: {
+  action: string;
+  confirm: string;
+  hidden?: { name: string; value: string | number };
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <form method="post" action={action} className={className} data-confirm={confirm}>
+      {hidden ? <input type="hidden" name={hidden.name} value={hidden.value} /> : null}
+      {children}
+    </form>
+  );
+}
+
 export function Notice({ kind, children }: { kind: "ok" | "error"; children: ReactNode }) {
   return (
     <p className={`notice notice-${kind}`} role={kind === "error" ? "alert" : "status"}>

@@ -2,7 +2,7 @@
 import { ROLE_NAMES } from "../../../shared/admin/roles";
 import type { RoleAccount } from "../../../shared/admin/account-roles";
 import type { AuditRecord } from "../audit";
-import { Notice, SelectField } from "./Layout";
+import { ConfirmForm, Notice, SelectField } from "./Layout";
 
 export function ForbiddenScreen({ signedInAs }: { signedInAs: string | null }) {
   return (
@@ -86,12 +86,11 @@ export function RolesScreen({ holders, selfEmail, ok, error, email }: RolesProps
                     {h.email === selfEmail ? (
                       <span className="muted">当前账号</span>
                     ) : (
-                      <form method="post" action="/admin/roles/revoke" data-confirm={`确定撤销 ${h.email} 的角色吗？`}>
-                        <input type="hidden" name="email" value={h.email} />
+                      <ConfirmForm action="/admin/roles/revoke" confirm={`确定撤销 ${h.email} 的角色吗？`} hidden={{ name: "email", value: h.email }}>
                         <button type="submit" className="secondary" aria-label={`撤销 ${h.email} 的角色`}>
                           撤销
                         </button>
-                      </form>
+                      </ConfirmForm>
                     )}
                   </td>
                 </tr>
@@ -120,6 +119,15 @@ export const ACTION_NAMES: Record<string, string> = {
   "danmaku.unmute": "解除禁言",
   "report.resolve": "处理举报",
   "report.dismiss": "驳回举报",
+  "title.create": "新建视频",
+  "title.update": "修改视频",
+  "title.episodes": "修改剧集",
+  "title.delete": "删除视频",
+  "title.cover": "上传封面",
+  "title.subtitles": "修改字幕",
+  "media.upload": "上传视频",
+  "media.publish": "发布上传的视频",
+  "media.abandon": "放弃上传",
 };
 
 const shanghaiTime = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", dateStyle: "short", timeStyle: "medium" });

@@ -1,8 +1,8 @@
 /** 视频管理's screens: the list (search, filters, sort, pages, bulk actions), the edit form, and the delete confirmation. */
-import { FIELD_LABELS, type FormState } from "../../../shared/admin/title-form";
+import { episodesFromLines, FIELD_LABELS, type FormState } from "../../../shared/admin/title-form";
 import { SHOWN_STATES, shanghaiTime, STATE_NAMES } from "../../../shared/catalogue/publication";
 import { BULK_NAMES, SORT_NAMES, TITLE_SORTS, type TitleList, type TitleListQuery } from "../titles";
-import { Notice, SelectField } from "./Layout";
+import { ConfirmForm, Notice, SelectField } from "./Layout";
 import { SUBTITLE_LANGUAGES, SUBTITLE_NAMES, type SubtitleLanguage } from "../../../shared/stream/contract";
 import { MarkersSection, type MarkersSectionProps } from "./Markers";
 
@@ -198,6 +198,73 @@ function Area({ name, values, hint, rows = 3 }: { name: string; values: Record<s
   );
 }
 
+/**
+ * 剧集, one row an episode (视频文件, 时长, 名称) and a blank row to add one. On an existing title
+ * each row has 上移, 下移 and 删除: submit buttons of the edit form (no JavaScript needed) that save
+ * the form with that change (shared/admin/episode-rows.ts). Episode 1 is the title's own file.
+ */
+function EpisodeRows({ values, editing }: { values: Record<string, string>; editing: boolean }) {
+  const rows = episodesFromLines(values.episodes ?? "") ?? [];
+  const cell = (name: string, n: number | null, label: string, value: string, hint: string) => (
+    <input name={name} defaultValue={value} aria-label={n === null ? `新的一集：${label}` : `第${n}集：${label}`} placeholder={hint} />
+  );
+  return (
+    <fieldset className="episodes" id="episodes">
+      <legend>{`${FIELD_LABELS.episodes}（${rows.length > 0 ? `${rows.length}集` : "电影：不分集"}）`}</legend>
+      <p className="muted" id="episodes-hint">
+        每行一集：视频文件、时长、名称（可省略，例如
+        第1期：初次见面）。第1集必须是上面的视频文件，不能删除或移动。在最后一行填写即可添加一集（电影添加后，视频本身成为第1集）；清空一行的所有内容即删除这一集。
+      </p>
+      <ol className="episode-rows" aria-describedby="episodes-hint">
+        {rows.map((row, i) => {
+          const n = i + 1;
+          return (
+            <li key={`${n}-${row.videoFile}`} className="episode-row">
+              <span className="episode-number">{`第${n}集`}</span>
+              {cell("episodeFile", n, "视频文件", row.videoFile, "12.mp4")}
+              {cell("episodeDuration", n, "时长", row.duration, "45:00")}
+              {cell("episodeName", n, "名称", row.name ?? "", "名称（可省略）")}
+              {editing ? (
+                <span className="episode-actions">
+                  <button type="submit" name="episodeOp" value={`up:${n}`} className="secondary" disabled={n <= 2} aria-label={`第${n}集上移`}>
+                    上移
+                  </button>
+                  <button
+                    type="submit"
+                    name="episodeOp"
+                    value={`down:${n}`}
+                    className="secondary"
+                    disabled={n === 1 || n === rows.length}
+                    aria-label={`第${n}集下移`}
+                  >
+                    下移
+                  </button>
+                  <button type="submit" name="episodeOp" value={`remove:${n}`} className="secondary" disabled={n === 1} aria-label={`删除第${n}集`}>
+                    删除
+                  </button>
+                </span>
+              ) : null}
+            </li>
+          );
+        })}
+        <li className="episode-row new">
+          <span className="episode-number">{rows.length > 0 ? `第${rows.length + 1}集` : "新的一集"}</span>
+          {cell("newEpisodeFile", null, "视频文件", "", "12.mp4")}
+          {cell("newEpisodeDuration", null, "时长", "", "45:00")}
+          {cell("newEpisodeName", null, "名称", "", "名称（可省略）")}
+          {editing ? (
+            <span className="episode-actions">
+              <button type="submit" name="episodeOp" value="add">
+                添加这一集
+              </button>
+            </span>
+          ) : null}
+        </li>
+      </ol>
+    </fieldset>
+  );
+}
+
 const STATE_CHOICES: ReadonlyArray<{ value: FormState; label: string }> = [
   { value: "draft", label: "草稿（不公开）" },
   { value: "published", label: "已发布（立即公开）" },
@@ -285,6 +352,12 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
         </ul>
       ) : null}
       <form method="post" action={action} className="panel edit-form">
+        {/* Enter in a field saves (the form's first submit button), not a 剧集 row's 上移. */}
+        <div hidden>
+          <button type="submit" tabIndex={-1}>
+            {id ? "保存" : "创建"}
+          </button>
+        </div>
         {version !== null ? <input type="hidden" name="version" value={version} /> : null}
         <fieldset>
           <legend>发布状态</legend>
@@ -334,12 +407,7 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
             <SelectField id="field-serial" name="serial" label="连载状态" choices={SERIAL_CHOICES} value={values.serial ?? ""} />
             <Text name="updateDays" values={values} hint="连载剧集的更新日，例如 五 或 一，四（追剧周表）" />
           </div>
-          <Area
-            name="episodes"
-            values={values}
-            rows={6}
-            hint="每行一集，按顺序：视频文件 | 时长 | 名称（可省略），例如 12.mp4 | 45:00 | 第1期：初次见面。第1集必须是上面的视频文件。增加、删除或调整行的顺序即可增删和排序剧集；电影留空。"
-          />
+          <EpisodeRows values={values} editing={id !== null} />
           <Area
             name="lines"
             values={values}
@@ -392,14 +460,18 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
         </section>
       ) : null}
       {id ? (
-        <form method="post" action={`/admin/titles/${id}/delete`} className="panel danger" data-confirm={`确定删除「${values.title}」吗？此操作不能撤销。`}>
+        <ConfirmForm
+          action={`/admin/titles/${id}/delete`}
+          className="panel danger"
+          confirm={`确定删除「${values.title}」吗？此操作不能撤销。`}
+          hidden={{ name: "confirmed", value: "" }}
+        >
           <h2>删除</h2>
-          <input type="hidden" name="confirmed" value="" />
           <p className="muted">删除后所有页面、搜索和应用中都不再有这个视频；导入旧的目录文件也不会恢复它。</p>
           <button type="submit" className="secondary">
             删除这个视频
           </button>
-        </form>
+        </ConfirmForm>
       ) : null}
     </>
   );

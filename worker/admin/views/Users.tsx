@@ -2,7 +2,7 @@
 import { STATE_NAMES, type AccountPage, type AccountSession, type AdminAccount } from "../../../shared/admin/accounts";
 import { ROLE_NAMES } from "../../../shared/admin/roles";
 import { countryName, deviceLabel } from "../../auth/device";
-import { Notice } from "./Layout";
+import { ConfirmForm, Notice } from "./Layout";
 
 const shanghai = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", dateStyle: "short", timeStyle: "short" });
 const when = (iso: string | null) => (iso && !Number.isNaN(Date.parse(iso)) ? shanghai.format(Date.parse(iso)) : "—");
@@ -183,20 +183,16 @@ export function UserScreen({ account, sessions, canSignOut, isSelf, mutedUntil =
                 <button type="submit">启用账号</button>
               </form>
             ) : (
-              <form
-                method="post"
-                action={`/admin/users/${account.id}/disable`}
-                data-confirm={`确定停用 ${account.email} 吗？该账号会立即退出所有设备，且无法再登录。`}
-              >
+              <ConfirmForm action={`/admin/users/${account.id}/disable`} confirm={`确定停用 ${account.email} 吗？该账号会立即退出所有设备，且无法再登录。`}>
                 <button type="submit">停用账号</button>
-              </form>
+              </ConfirmForm>
             )}
             {canSignOut ? (
-              <form method="post" action={`/admin/users/${account.id}/sign-out`} data-confirm={`确定让 ${account.email} 退出所有设备吗？`}>
+              <ConfirmForm action={`/admin/users/${account.id}/sign-out`} confirm={`确定让 ${account.email} 退出所有设备吗？`}>
                 <button type="submit" className="secondary">
                   强制退出所有设备
                 </button>
-              </form>
+              </ConfirmForm>
             ) : null}
           </div>
         )}
