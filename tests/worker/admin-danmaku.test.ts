@@ -111,6 +111,28 @@ describe("the list", () => {
   });
 });
 
+describe("comments a room stored before the index existed", () => {
+  it("are put in the index once, by the room, with their poster: the list finds them", async () => {
+    const who = await poster("dm-old");
+    const room = "video_017";
+    const text = `索引之前的弹幕${tag}`;
+    const comment = await posted(who, room, text);
+    // As a room of before migrations/0014: the comment is in its storage, not in the index, and
+    // the room never indexed its history (a fresh instance).
+    await env.DB.prepare("DELETE FROM danmaku_posts WHERE room = ? AND comment_id = ?").bind(room, comment.id).run();
+    const stub = env.DANMAKU.get(env.DANMAKU.idFromName(room));
+    await runInDurableObject(stub, (instance, state) => {
+      state.storage.sql.exec("DELETE FROM meta WHERE key = 'indexed'");
+      (instance as unknown as { indexChecked: boolean }).indexChecked = false;
+    });
+    expect(textsOf(await list({ text }))).toEqual([]);
+
+    expect((await callRead("GET", `/api/danmaku/${room}`)).res.status).toBe(200); // a viewer opens the room
+    await expect.poll(async () => textsOf(await list({ text }))).toEqual([text]);
+    expect((await list({ text })).items[0]).toMatchObject({ commentId: comment.id, user: { id: who.id, email: who.email } });
+  });
+});
+
 describe("deleting", () => {
   it("one comment leaves the room's history, its reads (an edge-cached one too), the list and every open socket at once", async () => {
     const room = "video_038~3";

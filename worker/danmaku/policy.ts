@@ -53,6 +53,21 @@ export function parseStoredWords(text: string | null): string[] | null {
  * raises the 概览's daily count: one D1 batch. A failure is logged, never the post's: the comment
  * is out already; it is then missing from 弹幕管理's list (the room still holds it).
  */
+/**
+ * Adds comments a room stored before the index existed (room.ts ensureIndexed): rows already there
+ * are kept, nothing is counted for 概览 (those comments were not posted today). In batches.
+ */
+export async function indexComments(db: D1Database, room: string, posts: ReadonlyArray<{ author: string; comment: DanmakuComment }>): Promise<void> {
+  const place = parseRoomKey(room);
+  if (!place) return;
+  const statements = posts.map(({ author, comment }) =>
+    db
+      .prepare("INSERT OR IGNORE INTO danmaku_posts (room, comment_id, video_id, episode, user_id, text, time, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .bind(room, comment.id, place.videoId, place.episode, author, comment.text, comment.time, comment.created),
+  );
+  for (let i = 0; i < statements.length; i += 100) await db.batch(statements.slice(i, i + 100));
+}
+
 export async function recordPost(db: D1Database, room: string, author: string, comment: DanmakuComment): Promise<void> {
   const place = parseRoomKey(room);
   if (!place) return;

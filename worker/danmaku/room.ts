@@ -14,7 +14,7 @@
  * and every open screen at once.
  */
 import { DurableObject } from "cloudflare:workers";
-import { sampleComments } from "../../shared/danmaku/samples";
+import { SAMPLE_AUTHOR, sampleComments } from "../../shared/danmaku/samples";
 import { toSimplified } from "../../shared/search/t2s";
 import {
   checkDraft,
@@ -31,7 +31,7 @@ import {
 } from "../../shared/danmaku/model";
 import { configOf } from "../config";
 import { newAuthorKey, publicAuthor } from "./author";
-import { readPostPolicy, recordPost } from "./policy";
+import { indexComments, readPostPolicy, recordPost } from "./policy";
 import { mayPost, type Standing } from "./poster";
 import { takeRate } from "./rate-limit";
 import type { RoomRef } from "./room-id";
@@ -117,6 +117,8 @@ const toComment = (r: Row): DanmakuComment => ({
 
 export class DanmakuRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  /** Whether ensureIndexed ran in this instance. */
+  private indexChecked = false;
   /** Whether ensureSamples ran in this instance (lost on eviction: it then checks the meta table once more). */
   private samplesChecked = false;
   /** The room's key for public author values (author.ts), read or made once per instance. */
@@ -140,6 +142,31 @@ export class DanmakuRoom extends DurableObject<Env> {
       socket TEXT PRIMARY KEY, user TEXT NOT NULL, token TEXT NOT NULL, expires_at INTEGER NOT NULL, site TEXT NOT NULL)`);
     // Comments deleted by a moderator in the last DELETIONS_KEPT_MS (ids), told to sockets that open meanwhile.
     this.sql.exec("CREATE TABLE IF NOT EXISTS deletions (id INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
+  }
+
+  /**
+   * Comments stored before 弹幕管理's index existed (migrations/0014) go into it once per room: the
+   * meta row 'indexed' records that it was done; until then every instance tries once. Sample
+   * comments are not indexed, as at seeding. A post meanwhile is indexed by itself (the backfill
+   * skips rows already there).
+   */
+  private ensureIndexed(room: RoomInfo): void {
+    if (this.indexChecked) return;
+    this.indexChecked = true;
+    if (this.sql.exec("SELECT 1 FROM meta WHERE key = 'indexed'").toArray().length > 0) return;
+    const rows = this.sql.exec<Row>("SELECT * FROM comments WHERE author != ? ORDER BY id", SAMPLE_AUTHOR).toArray();
+    const done = () => this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('indexed', ?)", String(rows.length));
+    if (rows.length === 0) return void done();
+    this.ctx.waitUntil(
+      indexComments(
+        this.env.DB,
+        room.key,
+        rows.map((row) => ({ author: row.author, comment: toComment(row) })),
+      ).then(done, (error: unknown) => {
+        this.indexChecked = false;
+        console.error("danmaku: the room's earlier comments could not be indexed for 弹幕管理", error);
+      }),
+    );
   }
 
   /** Stores the sample comments of a built-in title once (shared/danmaku/samples.ts), unless DANMAKU_SAMPLES is "off". */
@@ -174,6 +201,7 @@ export class DanmakuRoom extends DurableObject<Env> {
   /** Comments with from ≤ time ≤ to, by time (at most `limit`). */
   list(room: RoomInfo, from: number, to: number, limit = MAX_READ): DanmakuComment[] {
     this.ensureSamples(room);
+    this.ensureIndexed(room);
     const rows = this.sql
       .exec<Row>("SELECT * FROM comments WHERE time >= ? AND time <= ? ORDER BY time, id LIMIT ?", from, to, Math.min(limit, MAX_READ))
       .toArray();
@@ -204,6 +232,7 @@ export class DanmakuRoom extends DurableObject<Env> {
     standing: (mutedUntil: number | null | undefined) => Promise<Standing>,
   ): Promise<PostResult> {
     this.ensureSamples(room);
+    this.ensureIndexed(room);
     const checked = checkDraft(input, [], toSimplified);
     if (!checked.ok) return { ok: false, code: checked.code };
     const policy = await readPostPolicy(this.env.DB, author);
@@ -327,6 +356,7 @@ export class DanmakuRoom extends DurableObject<Env> {
       sampleSeconds: url.searchParams.has("samples") && Number.isFinite(samples) ? samples : null,
     };
     this.ensureSamples(room);
+    this.ensureIndexed(room);
     const session = parseSocketSession(request.headers.get(SESSION_HEADER));
     let words: string[] = [];
     try {
