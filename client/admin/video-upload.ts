@@ -52,8 +52,6 @@ export function setUpVideoUpload(root: ParentNode = document): void {
 
 async function setUp(box: HTMLElement): Promise<void> {
   const titleId = box.dataset.videoUpload ?? "";
-  const title = box.dataset.title ?? "";
-  const description = box.dataset.description ?? "";
   const input = box.querySelector<HTMLInputElement>('input[type="file"]')!;
   const target = box.querySelector("select[data-episode]") as HTMLSelectElement | null;
   const status = box.querySelector<HTMLElement>("[data-upload-status]")!;
@@ -155,7 +153,9 @@ async function setUp(box: HTMLElement): Promise<void> {
       `时长 ${clock(p.duration)}，大小 ${mb(p.bytes)}，格式 ${p.container}`,
       `视频 ${p.video.codec}，${p.video.width}×${p.video.height}，${p.video.fps} fps`,
       `音频 ${p.audio ? `${p.audio.codec}，${p.audio.channels} 声道 ${p.audio.sampleRate} Hz` : "无"}`,
-      p.rungs.length ? `将生成：${p.rungs.map((r) => `${r.height}p`).join("、")}（每段 2 秒），兼容 MP4 ${p.progressiveHeight}p，进度预览图，字幕` : "",
+      p.rungs.length
+        ? `将生成：${p.rungs.map((r) => `${r.height}p`).join("、")}（每段 2 秒），兼容 MP4 ${p.progressiveHeight}p，进度预览图（字幕在上方「字幕」中另行上传）`
+        : "",
     ].filter(Boolean);
     details.replaceChildren(el("ul", {}, ...lines.map((l) => el("li", {}, l))));
     if (p.problem) {
@@ -215,7 +215,7 @@ async function setUp(box: HTMLElement): Promise<void> {
         onDone = resolve;
         onFail = reject;
       });
-      ask({ kind: "pack", file, uploadId: upload.id, stored, title, description, coverTime, parallel: PARALLEL });
+      ask({ kind: "pack", file, uploadId: upload.id, stored, coverTime, parallel: PARALLEL });
       const result = await done.finally(() => (onDone = onFail = null));
       for (const bar of bars.values()) bar.value = bar.max;
       say("全部文件已上传，正在校验并发布…");

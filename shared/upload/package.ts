@@ -8,7 +8,7 @@
  */
 import { parseMasterPlaylist, parseMediaPlaylist } from "../stream/hls";
 import { parseStoryboardVtt } from "../stream/storyboard";
-import { streamFileKind, streamKey, streamNames, type StreamFileKind } from "../stream/contract";
+import { isSubtitleLanguage, streamFileKind, streamKey, streamNames, type StreamFileKind, type SubtitleLanguage } from "../stream/contract";
 
 export const PROGRESSIVE_NAME = "video.mp4";
 export const COVER_NAME = "cover.webp";
@@ -55,6 +55,8 @@ export interface PackageReferences {
   names: Set<string>;
   /** Seconds of video (the sum of the lowest rendition's EXTINF). */
   duration: number;
+  /** The subtitle languages master.m3u8 lists (none: the package has no subtitles — the entry says `subtitles: []`). */
+  subtitleLanguages: SubtitleLanguage[];
   /** What is wrong (in Chinese), or null. */
   problem: string | null;
 }
@@ -66,7 +68,8 @@ export interface PackageReferences {
  */
 export async function packageReferences(read: ReadText): Promise<PackageReferences> {
   const names = new Set<string>();
-  const fail = (problem: string): PackageReferences => ({ names, duration: 0, problem });
+  const subtitleLanguages: SubtitleLanguage[] = [];
+  const fail = (problem: string): PackageReferences => ({ names, duration: 0, subtitleLanguages, problem });
   const local = (uri: string) => streamFileKind(uri) !== null;
   const master = await read(streamNames.master);
   if (master === null) return fail("缺少 master.m3u8");
@@ -100,6 +103,10 @@ export async function packageReferences(read: ReadText): Promise<PackageReferenc
   }
   for (const track of parsed.subtitles) {
     if (!local(track.uri)) return fail(`master.m3u8 指向了不合约定的字幕：${track.uri}`);
+    if (!isSubtitleLanguage(track.language) || subtitleLanguages.includes(track.language)) {
+      return fail(`master.m3u8 的字幕语言不合约定：${track.language || "（无）"}`);
+    }
+    subtitleLanguages.push(track.language);
     names.add(track.uri);
     const text = await read(track.uri);
     if (text === null) return fail(`缺少 ${track.uri}`);
@@ -129,7 +136,7 @@ export async function packageReferences(read: ReadText): Promise<PackageReferenc
       names.add(sheet);
     }
   }
-  return { names, duration, problem: null };
+  return { names, duration, subtitleLanguages, problem: null };
 }
 
 /** "mm:ss" or "hh:mm:ss", as the catalogue writes durations (at least one second). */

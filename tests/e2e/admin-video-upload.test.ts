@@ -101,11 +101,13 @@ describe("上传视频", () => {
     expect(published.status(), await published.text()).toBe(200);
 
     const edit = await context.request.get(`${baseURL()}/api/admin/titles/${id}`);
-    const { entry } = (await edit.json()) as { entry: { videoFile: string; coverImage: string; duration: string } };
+    const { entry } = (await edit.json()) as { entry: { videoFile: string; coverImage: string; duration: string; subtitles?: string[] } };
     const n = entry.videoFile.replace(/^\/|\.mp4$/g, "");
     expect(Number(n)).toBeGreaterThanOrEqual(200000);
     expect(entry.coverImage.replace(/^\//, "")).toBe(`${n}.webp`);
     expect(entry.duration).toBe("00:05");
+    // No subtitles were uploaded with it: the page lists no track (字幕 adds them later).
+    expect(entry.subtitles).toEqual([]);
     const master = parseMasterPlaylist(await (await context.request.get(`${baseURL()}/stream/${n}/master.m3u8`)).text());
     expect(master.variants.map((v) => v.height)).toEqual([270, 360]);
     for (const v of master.variants) {
@@ -116,8 +118,8 @@ describe("上传视频", () => {
     }
     expect((await context.request.get(`${baseURL()}/${n}.mp4`)).status()).toBe(200);
     // The same contract checks pass on this package and on one the CLI packed (media 1 of the e2e site).
-    await expectStreamContract(n);
-    await expectStreamContract(1);
+    await expectStreamContract(n, "none");
+    await expectStreamContract(1, "zh-CN");
 
     const viewer = await browser().newContext();
     const { page: watch } = await open(viewer, `/video/${id}`);

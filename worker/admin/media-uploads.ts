@@ -12,6 +12,7 @@
 import { TITLES_TABLE } from "../../shared/catalogue/import-plan";
 import { fileEntry } from "../../shared/catalogue/publication";
 import type { PublicationState, TitleEntry } from "../../shared/catalogue/schema";
+import type { SubtitleLanguage } from "../../shared/stream/contract";
 import { bytesToHex } from "../../shared/deploy/checksum";
 import {
   catalogueDuration,
@@ -332,7 +333,7 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   const problem = episodeProblem(title.entry, row.episode);
   if (problem) return refusal(409, "bad_episode", `${problem}（剧集在上传期间有变动，请重新上传）`);
   const duration = catalogueDuration(refs.duration);
-  const entry = withMedia(title.entry, row.episode, row.number, duration, recorded.has(COVER_NAME));
+  const entry = withMedia(title.entry, row.episode, row.number, duration, recorded.has(COVER_NAME), refs.subtitleLanguages);
   if (cover) await env.MEDIA.put(`${row.number}.webp`, cover.body, { httpMetadata: { contentType: "image/webp" } });
   const target = row.episode === null ? row.title_id : `${row.title_id} 第${row.episode}集`;
   const extra = (db: D1Database) => [
@@ -357,19 +358,27 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   };
 }
 
-/** The entry with its video (or episode N) at media number n. */
-export function withMedia(entry: TitleEntry, episode: number | null, n: number, duration: string, cover: boolean): TitleEntry {
+/**
+ * The entry with its video (or episode N) at media number n, with exactly the subtitle languages
+ * of the new package (`[]` when it has none: the languages of the media it replaces, or the
+ * zh-CN default, would name files the new number does not have).
+ */
+export function withMedia(entry: TitleEntry, episode: number | null, n: number, duration: string, cover: boolean, subtitles: SubtitleLanguage[]): TitleEntry {
   const next: TitleEntry = structuredClone(entry);
   const file = `/${n}.mp4`;
   if (cover) next.coverImage = `/${n}.webp`;
   const episodes = next.episodes ?? [];
-  if (episode === null || episode === 1) next.videoFile = file;
+  const own = episode === null || episode === 1;
+  if (own) {
+    next.videoFile = file;
+    next.subtitles = [...subtitles];
+  }
   if (episodes.length === 0) {
     next.duration = duration;
     return next;
   }
   const at = (episode ?? 1) - 1;
-  episodes[at] = { ...episodes[at], videoFile: file, duration };
+  episodes[at] = { ...episodes[at], videoFile: file, duration, subtitles: [...subtitles] };
   return next;
 }
 

@@ -31,7 +31,6 @@ import { writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../
 import { laddersFor, type Rung } from "../../../shared/stream/ladder";
 import { streamNames } from "../../../shared/stream/contract";
 import { spriteName, storyboardLayout, tileCount, tilePosition, writeStoryboardVtt } from "../../../shared/stream/storyboard";
-import { subtitleCues, subtitleLines, writeSubtitlePlaylist, writeSubtitlesVtt } from "../../../shared/stream/subtitles";
 import { COVER_NAME, PROGRESSIVE_NAME } from "../../../shared/upload/package";
 
 /** Segment (and GOP) length, as the CLI's DEFAULT_ENCODE. */
@@ -142,8 +141,6 @@ export interface PackOptions {
   uploadId: string;
   /** What the server holds already (继续上传): name → size and SHA-256. */
   stored: ReadonlyMap<string, { size: number; sha256: string }>;
-  title: string;
-  description: string;
   /** Seconds into the video of the cover frame (the title's own video only; null: no cover). */
   coverTime: number | null;
   emit: (object: PackedObject) => Promise<void>;
@@ -378,25 +375,17 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
       height: r.rung.height,
       codecs: [r.codecs ?? rungCodec(r.rung), audioConfig?.codec ?? "mp4a.40.2"],
       frameRate: fps,
-      subtitles: "subs",
       uri: streamNames.mediaPlaylist(r.rung.height),
     });
   }
   const text = (s: string) => new TextEncoder().encode(s);
-  const cues = subtitleCues(subtitleLines(o.title, o.description), duration);
-  await o.emit({ name: streamNames.subtitles, bytes: text(writeSubtitlesVtt(cues, 0)), height: null });
-  await o.emit({ name: streamNames.subtitlePlaylist, bytes: text(writeSubtitlePlaylist(duration)), height: null });
   await o.emit({ name: streamNames.storyboard, bytes: text(writeStoryboardVtt({ ...layout, duration }, spriteName(sheetVersion))), height: null });
   const progressiveBytes = new Uint8Array(progressive.target.buffer!);
   await o.emit({ name: PROGRESSIVE_NAME, bytes: progressiveBytes, height: null });
   await o.emit({
     name: streamNames.master,
-    bytes: text(
-      writeMasterPlaylist({
-        variants: variants.sort((a, b) => a.bandwidth - b.bandwidth),
-        subtitles: [{ groupId: "subs", name: "中文", language: "zh-CN", isDefault: false, autoselect: true, uri: streamNames.subtitlePlaylist }],
-      }),
-    ),
+    // No subtitles: the operator adds real ones in 字幕 (worker/admin/subtitles.ts); publishing writes `subtitles: []`.
+    bytes: text(writeMasterPlaylist({ variants: variants.sort((a, b) => a.bandwidth - b.bandwidth) })),
     height: null,
   });
 }
