@@ -45,7 +45,7 @@ const SWEEP_LIMIT = 2;
 
 type UploadState = "uploading" | "published" | "abandoned";
 
-interface UploadRow {
+export interface UploadRow {
   id: string;
   title_id: string;
   episode: number | null;
@@ -81,7 +81,7 @@ export interface UploadedObject {
   sha256: string;
 }
 
-const refusal = (status: UploadRefusal["status"], code: string, message: string): UploadRefusal => ({ ok: false, status, code, message });
+export const refusal = (status: UploadRefusal["status"], code: string, message: string): UploadRefusal => ({ ok: false, status, code, message });
 
 const viewOf = (row: UploadRow): UploadView => ({
   id: row.id,
@@ -97,7 +97,7 @@ const viewOf = (row: UploadRow): UploadView => ({
 
 const actorOf = (actor: AdminVisitor) => ({ actorId: actor.userId, actorEmail: actor.email });
 
-async function uploadRow(db: D1Database, id: string): Promise<UploadRow | null> {
+export async function uploadRow(db: D1Database, id: string): Promise<UploadRow | null> {
   if (!UPLOAD_ID.test(id)) return null;
   return db.prepare("SELECT * FROM media_uploads WHERE id = ?").bind(id).first<UploadRow>();
 }
@@ -184,10 +184,10 @@ export async function uploadDetail(db: D1Database, id: string): Promise<Result<{
   return { ok: true, value: { upload: viewOf(row), objects: results } };
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** A body checked on its way to R2: never read past `length`, failing before its end when longer, shorter or of another SHA-256. */
-function verifiedBody(
+export function verifiedBody(
   body: ReadableStream<Uint8Array> | null,
   length: number,
   sha256: string,
@@ -408,11 +408,26 @@ export async function abandonUpload(env: Env, actor: AdminVisitor, id: string, n
 }
 
 async function cleanUpload(env: Env, row: Pick<UploadRow, "id" | "number">, nowMs: number): Promise<void> {
+  await abortMultiparts(env, row);
   await deleteObjects(env.MEDIA, row.id, row.number);
   await env.DB.batch([
     env.DB.prepare("DELETE FROM media_upload_objects WHERE upload_id = ?").bind(row.id),
+    env.DB.prepare("DELETE FROM media_upload_multiparts WHERE upload_id = ?").bind(row.id),
+    env.DB.prepare("DELETE FROM media_upload_parts WHERE upload_id = ?").bind(row.id),
     env.DB.prepare("UPDATE media_uploads SET cleaned_at = ? WHERE id = ?").bind(nowMs, row.id),
   ]);
+}
+
+/** Aborts the R2 multipart uploads still open for an upload's objects (their parts are dropped by R2). */
+async function abortMultiparts(env: Env, row: Pick<UploadRow, "id" | "number">): Promise<void> {
+  const { results } = await env.DB.prepare("SELECT name, r2_upload_id FROM media_upload_multiparts WHERE upload_id = ?")
+    .bind(row.id)
+    .all<{ name: string; r2_upload_id: string }>();
+  for (const open of results) {
+    await env.MEDIA.resumeMultipartUpload(uploadObjectKey(row.id, row.number, open.name), open.r2_upload_id)
+      .abort()
+      .catch((error: unknown) => console.warn(`admin upload: abort of ${open.name} (${row.id}) failed: ${(error as Error).message}`));
+  }
 }
 
 /**

@@ -37,8 +37,11 @@ import { COVER_NAME, PROGRESSIVE_NAME } from "../../../shared/upload/package";
 export const SEGMENT_SECONDS = 2;
 /** How much earlier than the video the audio ends (scripts/media/pack.ts: more than AAC's priming and padding). */
 const AUDIO_TRIM_SECONDS = 0.05;
-/** The progressive file goes up in one request (worker/admin/media-uploads.ts). */
-export const PROGRESSIVE_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * The progressive file is built in memory (its index goes first) and, over 64 MiB, sent in parts
+ * (worker/admin/media-multipart.ts): this bounds what one browser tab is asked to hold.
+ */
+export const PROGRESSIVE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface Probe {
   duration: number;
@@ -123,7 +126,7 @@ export async function probeFile(file: Blob): Promise<Probe> {
   const progressiveRung = rungs.find((r) => r.height === progressiveHeight)!;
   const estimate = (duration * (progressiveRung.maxrateKbps + progressiveRung.audioKbps) * 1000) / 8;
   if (estimate > PROGRESSIVE_MAX_BYTES) {
-    return { ...probe, problem: `视频较长（约 ${Math.round(estimate / 1024 / 1024)} MB 的兼容 MP4），超过浏览器上传的单个文件上限 64 MB。${CLI_HINT}` };
+    return { ...probe, problem: `视频太长（约 ${Math.round(estimate / 1024 / 1024)} MB 的兼容 MP4），超过浏览器打包的上限 2 GB。${CLI_HINT}` };
   }
   return probe;
 }
