@@ -23,8 +23,10 @@ const browser = browserForFile();
 const CLIPS = path.resolve(import.meta.dirname, "../../test-output/upload-clips");
 const run = promisify(execFile);
 
-/** A clip of `seconds` at 640×360 25 fps with AAC (or, with `codec`, another video codec). */
-async function clip(name: string, seconds: number, videoArgs: string[] = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "ultrafast"]): Promise<string> {
+const H264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "ultrafast"];
+
+/** A clip of `seconds` at 640×360 25 fps with AAC (or, with `videoArgs` / `audioArgs`, other codecs). */
+async function clip(name: string, seconds: number, videoArgs: string[] = H264, audioArgs: string[] = ["-c:a", "aac", "-b:a", "96k"]): Promise<string> {
   const file = path.join(CLIPS, name);
   await run(FFMPEG_PATH, [
     "-y",
@@ -39,10 +41,7 @@ async function clip(name: string, seconds: number, videoArgs: string[] = ["-c:v"
     "-i",
     `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
     ...videoArgs,
-    "-c:a",
-    "aac",
-    "-b:a",
-    "96k",
+    ...audioArgs,
     "-shortest",
     file,
   ]);
@@ -158,6 +157,18 @@ describe("上传视频", () => {
     await expect.poll(() => status(page).textContent(), { timeout: 100_000 }).toMatch(/无法/);
     const text = (await status(page).textContent()) ?? "";
     expect(text).toMatch(/此浏览器无法解码这个文件的视频编码 \S+/);
+    expect(text).toContain("npm run catalogue -- add");
+    expect(await page.getByRole("button", { name: "开始上传" }).count()).toBe(0);
+  }, 120_000);
+
+  it("audio that is not AAC is refused in Chinese, naming the codec and how to go on (decision 0082)", async () => {
+    const file = await clip("opus.mkv", 2, H264, ["-c:a", "libopus", "-b:a", "64k"]);
+    const { page } = await newFilm("音频");
+    await page.setInputFiles("#video-upload-file", file);
+    await expect.poll(() => status(page).textContent(), { timeout: 100_000 }).toMatch(/AAC/);
+    const text = (await status(page).textContent()) ?? "";
+    expect(text).toMatch(/^这个文件的音频是 Opus/);
+    expect(text).toContain("-c:a aac");
     expect(text).toContain("npm run catalogue -- add");
     expect(await page.getByRole("button", { name: "开始上传" }).count()).toBe(0);
   }, 120_000);

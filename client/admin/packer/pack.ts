@@ -31,6 +31,7 @@ import { writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../
 import { laddersFor, type Rung } from "../../../shared/stream/ladder";
 import { streamNames } from "../../../shared/stream/contract";
 import { spriteName, storyboardLayout, tileCount, tilePosition, writeStoryboardVtt } from "../../../shared/stream/storyboard";
+import { notAacProblem } from "../../../shared/upload/audio";
 import { COVER_NAME, PROGRESSIVE_NAME } from "../../../shared/upload/package";
 
 /** Segment (and GOP) length, as the CLI's DEFAULT_ENCODE. */
@@ -117,12 +118,7 @@ export async function probeFile(file: Blob): Promise<Probe> {
     if (!support.supported) return { ...probe, problem: `此浏览器无法编码 H.264（${config.codec}，${rung.width}×${rung.height}）。${CLI_HINT}` };
   }
   if (!audio) return { ...probe, problem: `这个文件没有音轨；浏览器打包需要 AAC 音频（iOS/Safari 与 Chromium 都能播放）。${CLI_HINT}` };
-  if (audio.codec !== "aac") {
-    return {
-      ...probe,
-      problem: `此浏览器无法把 ${probe.audio?.codec ?? audio.codec} 音频转成 AAC（iOS/Safari 与 Chromium 都能播放的音频），只能直接复制 AAC 音轨。${CLI_HINT}`,
-    };
-  }
+  if (audio.codec !== "aac") return { ...probe, problem: notAacProblem(audio.codec, probe.audio?.codec ?? null, CLI_HINT) };
   const progressiveRung = rungs.find((r) => r.height === progressiveHeight)!;
   const estimate = (duration * (progressiveRung.maxrateKbps + progressiveRung.audioKbps) * 1000) / 8;
   if (estimate > PROGRESSIVE_MAX_BYTES) {
