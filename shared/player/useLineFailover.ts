@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { shouldLeaveLine, switchedNotice, type PlayLine } from "../playback/lines";
 import type { StreamState } from "./useStream";
 
@@ -60,6 +60,23 @@ export function useLineFailover(videoRef: RefObject<HTMLVideoElement | null>, li
   const [notice, setNotice] = useState<string | null>(null);
   const { leaveLine, trouble } = stream;
   const multiple = lines.length > 1;
+  // The browser's own HLS player hides its failing requests: a stall there asks the line itself
+  // (./line-probe.ts, loaded after hydration and only for such a player with several lines).
+  const native = multiple && stream.kind === "native";
+  const probe = useRef<((master: string, time: number) => Promise<boolean>) | null>(null);
+  const probed = lines[stream.line]?.kind === "hls" ? lines[stream.line].src : null;
+
+  useEffect(() => {
+    if (!native) return;
+    let live = true;
+    void import("./line-probe").then(
+      (m) => live && (probe.current = m.probeLine),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [native]);
 
   useEffect(() => {
     const video = videoRef.current;
@@ -67,6 +84,9 @@ export function useLineFailover(videoRef: RefObject<HTMLVideoElement | null>, li
     // Polled rather than driven by `waiting`: a player that never got going (no data at all) fires none.
     let stalledSince = 0;
     let lastTime = -1;
+    // Which stall a probe answered for (each stall asks once), and whether the line failed it.
+    let stall = 0;
+    let probeFailed = false;
     const check = () => {
       const now = performance.now();
       const stuck = !video.paused && !video.ended && video.readyState < 3 && video.currentTime === lastTime;
@@ -75,16 +95,26 @@ export function useLineFailover(videoRef: RefObject<HTMLVideoElement | null>, li
         stalledSince = 0;
         return;
       }
-      stalledSince ||= now;
+      if (!stalledSince) {
+        stalledSince = now;
+        probeFailed = false;
+        const asked = ++stall;
+        if (native && probe.current && probed) {
+          void probe.current(probed, video.currentTime).then((failing) => {
+            if (asked === stall && stalledSince) probeFailed = failing;
+          });
+        }
+      }
       const recent = now - trouble.current.lastAt < TROUBLE_WINDOW_MS ? trouble.current.errors : 0;
-      const health = { fatal: false, stalledMs: now - stalledSince, networkErrors: recent, online: navigator.onLine !== false, hasNext: true };
+      const online = navigator.onLine !== false;
+      const health = { fatal: false, stalledMs: now - stalledSince, networkErrors: recent, online, hasNext: true, probeFailed };
       if (!shouldLeaveLine(health)) return;
       stalledSince = 0;
-      leaveLine(recent > 0 ? "请求失败后卡顿" : "长时间卡顿");
+      leaveLine(probeFailed ? "分段请求失败" : recent > 0 ? "请求失败后卡顿" : "长时间卡顿");
     };
     const timer = setInterval(check, CHECK_EVERY_MS);
     return () => clearInterval(timer);
-  }, [videoRef, multiple, leaveLine, trouble]);
+  }, [videoRef, multiple, native, probed, leaveLine, trouble]);
 
   useEffect(() => {
     if (notice === null) return;
