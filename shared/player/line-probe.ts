@@ -2,13 +2,14 @@
  * 线路 failover on the browser's own HLS player (docs/decisions/0095-native-line-probe.md): the
  * page cannot see that player's failing requests, so when it stalls on a title with several lines
  * the page asks the line itself — the segment at the playhead, its first byte, uncached, after the
- * line's master and first variant's playlist (the browser's cache answers those while fresh).
+ * line's master and first variant's playlist (the browser's cache answers those while fresh). A
+ * refused request or an HTTP error is a verdict; a slow answer is not.
  * Loaded after hydration, and only for a title with several lines on the native engine
  * (shared/player/useLineFailover.ts): never in the page's entry chunk.
  */
 import { parseMasterPlaylist, parseMediaPlaylist, PlaylistError } from "../stream/hls";
 
-/** A line that cannot give the first byte of a segment within this is failing (it is stalled meanwhile). */
+/** How long the probe waits; no answer by then is no verdict (the 4 s stall rule still applies). */
 export const PROBE_TIMEOUT_MS = 2000;
 
 async function get(url: URL, init: RequestInit): Promise<Response> {
@@ -39,7 +40,9 @@ export async function probeLine(master: string, time: number, timeoutMs = PROBE_
     await res.body?.cancel();
     return false;
   } catch (error) {
-    // A request that failed, answered an HTTP error or ran out of time: the line is failing.
+    // A request that failed or answered an HTTP error: the line is failing. Out of time is no
+    // verdict (a slow link shared with the player's own downloads): the longer stall rule decides.
+    if (signal.aborted) return false;
     return !(error instanceof PlaylistError);
   }
 }
