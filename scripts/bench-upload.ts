@@ -134,9 +134,15 @@ async function throughput(page: Page): Promise<{ objectsMBps: number; partsMBps:
       return res.json<{ id: string }>();
     };
     const upload = await json("/api/admin/uploads", { titleId: title, episode: null, source: { name: "throughput.bin", size: 1, lastModified: 1 } });
+    // As the page's uploader: a 5xx (wrangler dev restarting its worker under load) is tried again.
     const put = async (path: string, bytes: Uint8Array<ArrayBuffer>) => {
-      const res = await fetch(`/api/admin/uploads/${upload.id}/${path}`, { method: "PUT", body: bytes, headers: { "X-Content-SHA256": await hex(bytes) } });
-      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      const sha256 = await hex(bytes);
+      for (let attempt = 1; ; attempt++) {
+        const res = await fetch(`/api/admin/uploads/${upload.id}/${path}`, { method: "PUT", body: bytes, headers: { "X-Content-SHA256": sha256 } });
+        if (res.ok) return;
+        if (res.status < 500 || attempt >= 4) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
     };
     const MiB = 1024 * 1024;
     let next = 0;
