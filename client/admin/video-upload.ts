@@ -47,13 +47,11 @@ function add(parent: HTMLElement, ...children: Array<HTMLElement | string>): voi
 }
 
 export function setUpVideoUpload(root: ParentNode = document): void {
-  for (const box of root.querySelectorAll<HTMLElement>("[data-video-upload]")) void setUp(box);
+  for (const box of root.querySelectorAll<HTMLElement>("[data-video-upload]")) setUp(box);
 }
 
-async function setUp(box: HTMLElement): Promise<void> {
+function setUp(box: HTMLElement): void {
   const titleId = box.dataset.videoUpload ?? "";
-  const title = box.dataset.title ?? "";
-  const description = box.dataset.description ?? "";
   const input = box.querySelector<HTMLInputElement>('input[type="file"]')!;
   const target = box.querySelector("select[data-episode]") as HTMLSelectElement | null;
   const status = box.querySelector<HTMLElement>("[data-upload-status]")!;
@@ -67,28 +65,31 @@ async function setUp(box: HTMLElement): Promise<void> {
     status.classList.toggle("error", error);
   };
 
-  const pendingList = await api<{ uploads: Pending[] }>(`/api/admin/uploads?title=${encodeURIComponent(titleId)}`).catch(() => ({ uploads: [] }));
-  for (const p of pendingList.uploads.slice(0, 3)) {
-    const resume = el<HTMLButtonElement>("button", { type: "button", className: "secondary", textContent: "继续上传" });
-    const abandon = el<HTMLButtonElement>("button", { type: "button", className: "secondary", textContent: "放弃上传" });
-    const row = el("p", {}, `未完成的上传：${p.source.name}（${mb(p.source.size)}${p.episode ? `，第${p.episode}集` : ""}） `, resume, " ", abandon);
-    resume.addEventListener("click", () => {
-      resuming = p;
-      if (target) target.value = p.episode === null ? "" : String(p.episode);
-      say(`请再次选择同一个文件「${p.source.name}」以继续上传。`);
-      input.click();
-    });
-    abandon.addEventListener("click", () => {
-      void api(`/api/admin/uploads/${p.id}/abandon`, { method: "POST", json: {} }).then(
-        () => {
-          row.remove();
-          say("已放弃，已上传的文件已删除。");
-        },
-        (error: Error) => say(error.message, true),
-      );
-    });
-    add(resumeBox, row);
-  }
+  // 继续上传 is offered once the list arrives; the file input listens from the start (a file chosen before would be lost).
+  void (async () => {
+    const pendingList = await api<{ uploads: Pending[] }>(`/api/admin/uploads?title=${encodeURIComponent(titleId)}`).catch(() => ({ uploads: [] }));
+    for (const p of pendingList.uploads.slice(0, 3)) {
+      const resume = el<HTMLButtonElement>("button", { type: "button", className: "secondary", textContent: "继续上传" });
+      const abandon = el<HTMLButtonElement>("button", { type: "button", className: "secondary", textContent: "放弃上传" });
+      const row = el("p", {}, `未完成的上传：${p.source.name}（${mb(p.source.size)}${p.episode ? `，第${p.episode}集` : ""}） `, resume, " ", abandon);
+      resume.addEventListener("click", () => {
+        resuming = p;
+        if (target) target.value = p.episode === null ? "" : String(p.episode);
+        say(`请再次选择同一个文件「${p.source.name}」以继续上传。`);
+        input.click();
+      });
+      abandon.addEventListener("click", () => {
+        void api(`/api/admin/uploads/${p.id}/abandon`, { method: "POST", json: {} }).then(
+          () => {
+            row.remove();
+            say("已放弃，已上传的文件已删除。");
+          },
+          (error: Error) => say(error.message, true),
+        );
+      });
+      add(resumeBox, row);
+    }
+  })();
 
   const worker = new Worker(new URL("./packer/pack-worker.ts", import.meta.url), { type: "module" });
   const ask = (request: WorkerRequest) => worker.postMessage(request);
@@ -155,7 +156,9 @@ async function setUp(box: HTMLElement): Promise<void> {
       `时长 ${clock(p.duration)}，大小 ${mb(p.bytes)}，格式 ${p.container}`,
       `视频 ${p.video.codec}，${p.video.width}×${p.video.height}，${p.video.fps} fps`,
       `音频 ${p.audio ? `${p.audio.codec}，${p.audio.channels} 声道 ${p.audio.sampleRate} Hz` : "无"}`,
-      p.rungs.length ? `将生成：${p.rungs.map((r) => `${r.height}p`).join("、")}（每段 2 秒），兼容 MP4 ${p.progressiveHeight}p，进度预览图，字幕` : "",
+      p.rungs.length
+        ? `将生成：${p.rungs.map((r) => `${r.height}p`).join("、")}（每段 2 秒），兼容 MP4 ${p.progressiveHeight}p，进度预览图（字幕在上方「字幕」中另行上传）`
+        : "",
     ].filter(Boolean);
     details.replaceChildren(el("ul", {}, ...lines.map((l) => el("li", {}, l))));
     if (p.problem) {
@@ -215,7 +218,7 @@ async function setUp(box: HTMLElement): Promise<void> {
         onDone = resolve;
         onFail = reject;
       });
-      ask({ kind: "pack", file, uploadId: upload.id, stored, title, description, coverTime, parallel: PARALLEL });
+      ask({ kind: "pack", file, uploadId: upload.id, stored, coverTime, parallel: PARALLEL });
       const result = await done.finally(() => (onDone = onFail = null));
       for (const bar of bars.values()) bar.value = bar.max;
       say("全部文件已上传，正在校验并发布…");

@@ -96,6 +96,12 @@ export interface LineHealth {
   online: boolean;
   /** Another line is left to try. */
   hasNext: boolean;
+  /**
+   * The browser's own HLS player, stalled, and the line asked directly (shared/player/line-probe.ts)
+   * failed to serve the segment at the playhead: that player would keep retrying where the page
+   * cannot see it. Optional: hls.js reports its failing requests itself (networkErrors).
+   */
+  probeFailed?: boolean;
 }
 
 /** Stalled this long while the line's requests fail, the player moves on (a brief hiccup is not a failure). */
@@ -106,12 +112,15 @@ export const STALL_SWITCH_MS = 4000;
 /**
  * Whether to switch to the next line now. A fatal error always moves on; a stall moves on after
  * FAILING_STALL_MS when this line's requests have been failing (the next line may well work),
- * after STALL_SWITCH_MS when nothing failed (a slow host); never while offline, or with no line left.
+ * after STALL_SWITCH_MS when nothing failed (a slow host), at once when the stalled native player's
+ * line failed a probe of the segment at the playhead; never while offline, or with no line left.
  */
 export function shouldLeaveLine(health: LineHealth): boolean {
   if (!health.hasNext) return false;
   if (health.fatal) return true;
   if (!health.online || health.stalledMs <= 0) return false;
+  // Stalled, and the segment the playhead needs does not come from this line: no point waiting longer.
+  if (health.probeFailed) return true;
   return health.stalledMs >= (health.networkErrors > 0 ? FAILING_STALL_MS : STALL_SWITCH_MS);
 }
 

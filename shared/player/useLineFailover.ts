@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { shouldLeaveLine, switchedNotice, type PlayLine } from "../playback/lines";
 import { recentErrors, watchStalls } from "./stall-watch";
 import type { StreamState } from "./useStream";
@@ -57,18 +57,49 @@ export function useLineFailover(videoRef: RefObject<HTMLVideoElement | null>, li
   const [notice, setNotice] = useState<string | null>(null);
   const { leaveLine, trouble } = stream;
   const multiple = lines.length > 1;
+  // The browser's own HLS player hides its failing requests: a stall there asks the line itself
+  // (./line-probe.ts, loaded after hydration and only for such a player with several lines).
+  const native = multiple && stream.kind === "native";
+  const probe = useRef<((master: string, time: number) => Promise<boolean>) | null>(null);
+  const probed = lines[stream.line]?.kind === "hls" ? lines[stream.line].src : null;
+
+  useEffect(() => {
+    if (!native) return;
+    let live = true;
+    void import("./line-probe").then(
+      (m) => live && (probe.current = m.probeLine),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [native]);
 
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !multiple) return;
+    // Which stall a probe answered for (each stall asks once), and whether the line failed it.
+    let stall = 0;
+    let probeFailed = false;
     return watchStalls(video, (stalledMs) => {
+      if (stalledMs === 0) {
+        // A stall begins: the browser's own HLS asks the line for the segment at the playhead.
+        probeFailed = false;
+        const asked = ++stall;
+        if (native && probe.current && probed) {
+          void probe.current(probed, video.currentTime).then((failing) => {
+            if (asked === stall) probeFailed = failing;
+          });
+        }
+      }
       const recent = recentErrors(trouble.current);
-      const health = { fatal: false, stalledMs, networkErrors: recent, online: navigator.onLine !== false, hasNext: true };
+      const health = { fatal: false, stalledMs, networkErrors: recent, online: navigator.onLine !== false, hasNext: true, probeFailed };
       if (!shouldLeaveLine(health)) return false;
-      leaveLine(recent > 0 ? "请求失败后卡顿" : "长时间卡顿");
+      leaveLine(probeFailed ? "分段请求失败" : recent > 0 ? "请求失败后卡顿" : "长时间卡顿");
+      stall++; // a probe still out answers for the stall that was left
       return true;
     });
-  }, [videoRef, multiple, leaveLine, trouble]);
+  }, [videoRef, multiple, native, probed, leaveLine, trouble]);
 
   useEffect(() => {
     if (notice === null) return;

@@ -8,7 +8,7 @@
  */
 import { parseMasterPlaylist, parseMediaPlaylist } from "../stream/hls";
 import { parseStoryboardVtt } from "../stream/storyboard";
-import { streamFileKind, streamKey, streamNames, type StreamFileKind } from "../stream/contract";
+import { isSubtitleLanguage, streamFileKind, streamKey, streamNames, type StreamFileKind, type SubtitleLanguage } from "../stream/contract";
 
 export const PROGRESSIVE_NAME = "video.mp4";
 export const COVER_NAME = "cover.webp";
@@ -47,6 +47,43 @@ export const UPLOAD_MAX_BYTES: Readonly<Record<UploadObjectKind, number>> = {
   master: 1 * MiB,
 };
 
+/**
+ * Objects over their kind's one-request limit go up through R2 multipart upload
+ * (docs/decisions/0084-multipart-upload.md): the progressive MP4 of a long film, in principle a
+ * huge segment. Every part but the last is exactly MULTIPART_PART_BYTES (R2 wants equal parts of at
+ * least 5 MiB); a part is the unit 继续上传 sends again.
+ */
+export const MULTIPART_PART_BYTES = 8 * MiB;
+
+/** Largest object of a kind that may go up in parts (kinds not listed: one request only). */
+export const MULTIPART_MAX_BYTES: Readonly<Partial<Record<UploadObjectKind, number>>> = {
+  progressive: 32 * 1024 * MiB,
+  segment: 1024 * MiB,
+};
+
+/** Whether an object of this kind and size must go up in parts (it does not fit one request). */
+export const needsMultipart = (kind: UploadObjectKind, size: number): boolean => size > UPLOAD_MAX_BYTES[kind];
+
+/** How many parts an object of `size` bytes has. */
+export const partCount = (size: number): number => Math.ceil(size / MULTIPART_PART_BYTES);
+
+/** The size of part `part` (1-based) of an object of `size` bytes. */
+export const partSize = (size: number, part: number): number => Math.min(MULTIPART_PART_BYTES, size - (part - 1) * MULTIPART_PART_BYTES);
+
+/**
+ * The SHA-256 an object sent in parts is known by: over its parts' SHA-256s (32 bytes each, in
+ * order) — as S3's multipart ETag is over the parts' MD5s. The worker checks every part's hash as
+ * it streams in, so it can check this one without reading the object again.
+ */
+export async function multipartSha256(partSha256s: readonly string[]): Promise<string> {
+  const all = new Uint8Array(partSha256s.length * 32);
+  partSha256s.forEach((hex, i) => {
+    for (let b = 0; b < 32; b++) all[i * 32 + b] = Number.parseInt(hex.slice(b * 2, b * 2 + 2), 16);
+  });
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
+  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** Reads one text object of the package (null when it is absent). */
 export type ReadText = (name: string) => Promise<string | null>;
 
@@ -55,6 +92,8 @@ export interface PackageReferences {
   names: Set<string>;
   /** Seconds of video (the sum of the lowest rendition's EXTINF). */
   duration: number;
+  /** The subtitle languages master.m3u8 lists (none: the package has no subtitles — the entry says `subtitles: []`). */
+  subtitleLanguages: SubtitleLanguage[];
   /** What is wrong (in Chinese), or null. */
   problem: string | null;
 }
@@ -66,7 +105,8 @@ export interface PackageReferences {
  */
 export async function packageReferences(read: ReadText): Promise<PackageReferences> {
   const names = new Set<string>();
-  const fail = (problem: string): PackageReferences => ({ names, duration: 0, problem });
+  const subtitleLanguages: SubtitleLanguage[] = [];
+  const fail = (problem: string): PackageReferences => ({ names, duration: 0, subtitleLanguages, problem });
   const local = (uri: string) => streamFileKind(uri) !== null;
   const master = await read(streamNames.master);
   if (master === null) return fail("缺少 master.m3u8");
@@ -100,6 +140,10 @@ export async function packageReferences(read: ReadText): Promise<PackageReferenc
   }
   for (const track of parsed.subtitles) {
     if (!local(track.uri)) return fail(`master.m3u8 指向了不合约定的字幕：${track.uri}`);
+    if (!isSubtitleLanguage(track.language) || subtitleLanguages.includes(track.language)) {
+      return fail(`master.m3u8 的字幕语言不合约定：${track.language || "（无）"}`);
+    }
+    subtitleLanguages.push(track.language);
     names.add(track.uri);
     const text = await read(track.uri);
     if (text === null) return fail(`缺少 ${track.uri}`);
@@ -129,7 +173,7 @@ export async function packageReferences(read: ReadText): Promise<PackageReferenc
       names.add(sheet);
     }
   }
-  return { names, duration, problem: null };
+  return { names, duration, subtitleLanguages, problem: null };
 }
 
 /** "mm:ss" or "hh:mm:ss", as the catalogue writes durations (at least one second). */

@@ -23,8 +23,10 @@ const browser = browserForFile();
 const CLIPS = path.resolve(import.meta.dirname, "../../test-output/upload-clips");
 const run = promisify(execFile);
 
-/** A clip of `seconds` at 640×360 25 fps with AAC (or, with `codec`, another video codec). */
-async function clip(name: string, seconds: number, videoArgs: string[] = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "ultrafast"]): Promise<string> {
+const H264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "ultrafast"];
+
+/** A clip of `seconds` at 640×360 25 fps with AAC (or, with `videoArgs` / `audioArgs`, other codecs). */
+async function clip(name: string, seconds: number, videoArgs: string[] = H264, audioArgs: string[] = ["-c:a", "aac", "-b:a", "96k"]): Promise<string> {
   const file = path.join(CLIPS, name);
   await run(FFMPEG_PATH, [
     "-y",
@@ -39,10 +41,7 @@ async function clip(name: string, seconds: number, videoArgs: string[] = ["-c:v"
     "-i",
     `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
     ...videoArgs,
-    "-c:a",
-    "aac",
-    "-b:a",
-    "96k",
+    ...audioArgs,
     "-shortest",
     file,
   ]);
@@ -101,11 +100,13 @@ describe("上传视频", () => {
     expect(published.status(), await published.text()).toBe(200);
 
     const edit = await context.request.get(`${baseURL()}/api/admin/titles/${id}`);
-    const { entry } = (await edit.json()) as { entry: { videoFile: string; coverImage: string; duration: string } };
+    const { entry } = (await edit.json()) as { entry: { videoFile: string; coverImage: string; duration: string; subtitles?: string[] } };
     const n = entry.videoFile.replace(/^\/|\.mp4$/g, "");
     expect(Number(n)).toBeGreaterThanOrEqual(200000);
     expect(entry.coverImage.replace(/^\//, "")).toBe(`${n}.webp`);
     expect(entry.duration).toBe("00:05");
+    // No subtitles were uploaded with it: the page lists no track (字幕 adds them later).
+    expect(entry.subtitles).toEqual([]);
     const master = parseMasterPlaylist(await (await context.request.get(`${baseURL()}/stream/${n}/master.m3u8`)).text());
     expect(master.variants.map((v) => v.height)).toEqual([270, 360]);
     for (const v of master.variants) {
@@ -116,8 +117,8 @@ describe("上传视频", () => {
     }
     expect((await context.request.get(`${baseURL()}/${n}.mp4`)).status()).toBe(200);
     // The same contract checks pass on this package and on one the CLI packed (media 1 of the e2e site).
-    await expectStreamContract(n);
-    await expectStreamContract(1);
+    await expectStreamContract(n, "none");
+    await expectStreamContract(1, "zh-CN");
 
     const viewer = await browser().newContext();
     const { page: watch } = await open(viewer, `/video/${id}`);
@@ -156,6 +157,18 @@ describe("上传视频", () => {
     await expect.poll(() => status(page).textContent(), { timeout: 100_000 }).toMatch(/无法/);
     const text = (await status(page).textContent()) ?? "";
     expect(text).toMatch(/此浏览器无法解码这个文件的视频编码 \S+/);
+    expect(text).toContain("npm run catalogue -- add");
+    expect(await page.getByRole("button", { name: "开始上传" }).count()).toBe(0);
+  }, 120_000);
+
+  it("audio that is not AAC is refused in Chinese, naming the codec and how to go on (decision 0082)", async () => {
+    const file = await clip("opus.mkv", 2, H264, ["-c:a", "libopus", "-b:a", "64k"]);
+    const { page } = await newFilm("音频");
+    await page.setInputFiles("#video-upload-file", file);
+    await expect.poll(() => status(page).textContent(), { timeout: 100_000 }).toMatch(/AAC/);
+    const text = (await status(page).textContent()) ?? "";
+    expect(text).toMatch(/^这个文件的音频是 Opus/);
+    expect(text).toContain("-c:a aac");
     expect(text).toContain("npm run catalogue -- add");
     expect(await page.getByRole("button", { name: "开始上传" }).count()).toBe(0);
   }, 120_000);

@@ -162,6 +162,25 @@ const ROUTES: readonly Route[] = [
     json: {},
     expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]],
   },
+  // An object over one request's limit, in parts (worker/admin/media-multipart.ts).
+  {
+    method: "POST",
+    path: `/api/admin/uploads/${NO_UPLOAD}/multipart/video.mp4`,
+    json: {},
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]],
+  },
+  {
+    method: "PUT",
+    path: `/api/admin/uploads/${NO_UPLOAD}/multipart/video.mp4/1`,
+    json: {},
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]],
+  },
+  {
+    method: "POST",
+    path: `/api/admin/uploads/${NO_UPLOAD}/multipart/video.mp4/complete`,
+    json: {},
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]],
+  },
   { method: "POST", path: `/api/admin/uploads/${NO_UPLOAD}/publish`, json: {}, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]] },
   { method: "POST", path: `/api/admin/uploads/${NO_UPLOAD}/abandon`, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]] },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },

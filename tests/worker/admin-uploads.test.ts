@@ -272,7 +272,8 @@ describe("publishing", () => {
     const entry = await entryOf(SERIES.id);
     expect(entry.episodes).toEqual([
       { videoFile: "9302.mp4", duration: "01:00" },
-      { videoFile: `${upload.number}.mp4`, duration: "00:03" },
+      // The new package's subtitle languages (tests/worker/admin-uploads-subtitles.test.ts).
+      { videoFile: `${upload.number}.mp4`, duration: "00:03", subtitles: ["zh-CN"] },
     ]);
     expect(entry.coverImage).toBe(SERIES.coverImage);
   });

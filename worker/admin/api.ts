@@ -16,6 +16,7 @@ import { overviewOf } from "./overview";
 import { reportQueryOf, reportQueue, settleGroup, settleReport } from "./reports";
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
+import { completeMultipart, putMultipartPart, startMultipart } from "./media-multipart";
 import { abandonUpload, pendingUploads, type Result as UploadResult, publishUpload, putUploadObject, startUpload, uploadDetail } from "./media-uploads";
 import {
   bulkTitles,
@@ -343,6 +344,31 @@ adminApi.put("/uploads/:id/objects/*", needs("admin"), async (c) => {
   const name = OBJECT_PATH.exec(new URL(c.req.url).pathname)?.[1] ?? "";
   const headers = { length: c.req.header("Content-Length"), sha256: c.req.header("X-Content-SHA256") };
   const result = await putUploadObject(c.env, c.req.param("id"), name, headers, c.req.raw.body, Date.now());
+  return result.ok ? c.json(result.value, 201) : jsonError(c, result.status, result.code, result.message);
+});
+
+/** An object over one request's limit, in parts (worker/admin/media-multipart.ts): name and part as written in the raw path. */
+const MULTIPART_PATH = /^\/api\/admin\/uploads\/[^/]+\/multipart\/([^/]*)(?:\/([^/]*))?$/;
+const multipartPath = (c: { req: { url: string } }) => {
+  const [, name = "", part = ""] = MULTIPART_PATH.exec(new URL(c.req.url).pathname) ?? [];
+  return { name, part };
+};
+
+adminApi.post("/uploads/:id/multipart/:name", needs("admin"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  return answer(c, await startMultipart(c.env, c.req.param("id"), multipartPath(c).name, body, Date.now()));
+});
+
+adminApi.post("/uploads/:id/multipart/:name/complete", needs("admin"), async (c) => {
+  const result = await completeMultipart(c.env, c.req.param("id"), multipartPath(c).name, Date.now());
+  return result.ok ? c.json(result.value, 201) : jsonError(c, result.status, result.code, result.message);
+});
+
+adminApi.put("/uploads/:id/multipart/:name/:part", needs("admin"), async (c) => {
+  const { name, part } = multipartPath(c);
+  const headers = { length: c.req.header("Content-Length"), sha256: c.req.header("X-Content-SHA256") };
+  const result = await putMultipartPart(c.env, c.req.param("id"), name, part, headers, c.req.raw.body, Date.now());
   return result.ok ? c.json(result.value, 201) : jsonError(c, result.status, result.code, result.message);
 });
 

@@ -12,6 +12,7 @@
 import { TITLES_TABLE } from "../../shared/catalogue/import-plan";
 import { fileEntry } from "../../shared/catalogue/publication";
 import type { PublicationState, TitleEntry } from "../../shared/catalogue/schema";
+import type { SubtitleLanguage } from "../../shared/stream/contract";
 import { bytesToHex } from "../../shared/deploy/checksum";
 import {
   catalogueDuration,
@@ -44,7 +45,7 @@ const SWEEP_LIMIT = 2;
 
 type UploadState = "uploading" | "published" | "abandoned";
 
-interface UploadRow {
+export interface UploadRow {
   id: string;
   title_id: string;
   episode: number | null;
@@ -80,7 +81,7 @@ export interface UploadedObject {
   sha256: string;
 }
 
-const refusal = (status: UploadRefusal["status"], code: string, message: string): UploadRefusal => ({ ok: false, status, code, message });
+export const refusal = (status: UploadRefusal["status"], code: string, message: string): UploadRefusal => ({ ok: false, status, code, message });
 
 const viewOf = (row: UploadRow): UploadView => ({
   id: row.id,
@@ -96,7 +97,7 @@ const viewOf = (row: UploadRow): UploadView => ({
 
 const actorOf = (actor: AdminVisitor) => ({ actorId: actor.userId, actorEmail: actor.email });
 
-async function uploadRow(db: D1Database, id: string): Promise<UploadRow | null> {
+export async function uploadRow(db: D1Database, id: string): Promise<UploadRow | null> {
   if (!UPLOAD_ID.test(id)) return null;
   return db.prepare("SELECT * FROM media_uploads WHERE id = ?").bind(id).first<UploadRow>();
 }
@@ -183,10 +184,10 @@ export async function uploadDetail(db: D1Database, id: string): Promise<Result<{
   return { ok: true, value: { upload: viewOf(row), objects: results } };
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** A body checked on its way to R2: never read past `length`, failing before its end when longer, shorter or of another SHA-256. */
-function verifiedBody(
+export function verifiedBody(
   body: ReadableStream<Uint8Array> | null,
   length: number,
   sha256: string,
@@ -332,7 +333,7 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   const problem = episodeProblem(title.entry, row.episode);
   if (problem) return refusal(409, "bad_episode", `${problem}（剧集在上传期间有变动，请重新上传）`);
   const duration = catalogueDuration(refs.duration);
-  const entry = withMedia(title.entry, row.episode, row.number, duration, recorded.has(COVER_NAME));
+  const entry = withMedia(title.entry, row.episode, row.number, duration, recorded.has(COVER_NAME), refs.subtitleLanguages);
   if (cover) await env.MEDIA.put(`${row.number}.webp`, cover.body, { httpMetadata: { contentType: "image/webp" } });
   const target = row.episode === null ? row.title_id : `${row.title_id} 第${row.episode}集`;
   const extra = (db: D1Database) => [
@@ -357,19 +358,27 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   };
 }
 
-/** The entry with its video (or episode N) at media number n. */
-export function withMedia(entry: TitleEntry, episode: number | null, n: number, duration: string, cover: boolean): TitleEntry {
+/**
+ * The entry with its video (or episode N) at media number n, with exactly the subtitle languages
+ * of the new package (`[]` when it has none: the languages of the media it replaces, or the
+ * zh-CN default, would name files the new number does not have).
+ */
+export function withMedia(entry: TitleEntry, episode: number | null, n: number, duration: string, cover: boolean, subtitles: SubtitleLanguage[]): TitleEntry {
   const next: TitleEntry = structuredClone(entry);
   const file = `/${n}.mp4`;
   if (cover) next.coverImage = `/${n}.webp`;
   const episodes = next.episodes ?? [];
-  if (episode === null || episode === 1) next.videoFile = file;
+  const own = episode === null || episode === 1;
+  if (own) {
+    next.videoFile = file;
+    next.subtitles = [...subtitles];
+  }
   if (episodes.length === 0) {
     next.duration = duration;
     return next;
   }
   const at = (episode ?? 1) - 1;
-  episodes[at] = { ...episodes[at], videoFile: file, duration };
+  episodes[at] = { ...episodes[at], videoFile: file, duration, subtitles: [...subtitles] };
   return next;
 }
 
@@ -399,11 +408,26 @@ export async function abandonUpload(env: Env, actor: AdminVisitor, id: string, n
 }
 
 async function cleanUpload(env: Env, row: Pick<UploadRow, "id" | "number">, nowMs: number): Promise<void> {
+  await abortMultiparts(env, row);
   await deleteObjects(env.MEDIA, row.id, row.number);
   await env.DB.batch([
     env.DB.prepare("DELETE FROM media_upload_objects WHERE upload_id = ?").bind(row.id),
+    env.DB.prepare("DELETE FROM media_upload_multiparts WHERE upload_id = ?").bind(row.id),
+    env.DB.prepare("DELETE FROM media_upload_parts WHERE upload_id = ?").bind(row.id),
     env.DB.prepare("UPDATE media_uploads SET cleaned_at = ? WHERE id = ?").bind(nowMs, row.id),
   ]);
+}
+
+/** Aborts the R2 multipart uploads still open for an upload's objects (their parts are dropped by R2). */
+async function abortMultiparts(env: Env, row: Pick<UploadRow, "id" | "number">): Promise<void> {
+  const { results } = await env.DB.prepare("SELECT name, r2_upload_id FROM media_upload_multiparts WHERE upload_id = ?")
+    .bind(row.id)
+    .all<{ name: string; r2_upload_id: string }>();
+  for (const open of results) {
+    await env.MEDIA.resumeMultipartUpload(uploadObjectKey(row.id, row.number, open.name), open.r2_upload_id)
+      .abort()
+      .catch((error: unknown) => console.warn(`admin upload: abort of ${open.name} (${row.id}) failed: ${(error as Error).message}`));
+  }
 }
 
 /**

@@ -52,10 +52,11 @@ export const LARGE_BODY_BYTES = 2 * 1024 * 1024;
 const LARGE_BODY_PATH = /^\/(?:api\/)?admin\/(?:titles(?:\/|$)|danmaku\/words$)/;
 
 /**
- * The objects of 上传视频 (PUT, up to 64 MiB): the route itself requires a Content-Length within its
- * kind's limit and never reads past it (worker/admin/media-uploads.ts).
+ * The objects of 上传视频 (PUT, up to 64 MiB) and the parts of larger ones: the route itself requires
+ * a Content-Length within its kind's (or the part's) limit and never reads past it
+ * (worker/admin/media-uploads.ts, worker/admin/media-multipart.ts).
  */
-const UPLOAD_OBJECT_PATH = /^\/api\/admin\/uploads\/[^/]+\/objects\//;
+const UPLOAD_OBJECT_PATH = /^\/api\/admin\/uploads\/[^/]+\/(?:objects|multipart)\//;
 
 export function adminBodyLimit(tooLarge: (c: AdminContext) => Response): MiddlewareHandler<AdminEnv> {
   const small = limitBody((c) => tooLarge(c as AdminContext)) as MiddlewareHandler<AdminEnv>;

@@ -22,6 +22,7 @@ import {
 } from "../../shared/stream/contract";
 import { parseMasterPlaylist, parseMediaPlaylist, PlaylistError } from "../../shared/stream/hls";
 import { convertSubtitles, SUBTITLE_FORMAT_NAMES, subtitlesToVtt, type SubtitleFormat } from "../../shared/stream/subtitle-convert";
+import { timestampMapHeader } from "../../shared/stream/subtitles";
 import { masterWithSubtitles, orderedLanguages, subtitleLanguagesOf, subtitlePlaylistOf, timestampMapOf } from "../../shared/stream/subtitle-tracks";
 import type { AdminVisitor } from "./access";
 import type { Refusal, Result } from "./actions";
@@ -118,9 +119,10 @@ export async function putSubtitles(
   const stream = await streamOf(env.MEDIA, n);
   if ("ok" in stream) return stream;
   const known = subtitleLanguagesOf(title.entry, episode);
-  // Aligned like the packer's own subtitles (their X-TIMESTAMP-MAP), when the media has any.
+  // Aligned like the packer's own subtitles (their X-TIMESTAMP-MAP), when the media has any; a browser-packed
+  // media has none (`subtitles: []`) and starts at time 0 (client/admin/packer/pack.ts), so cue 0 is media time 0.
   const packed = await Promise.all(known.map((l) => readText(env.MEDIA, streamKey(n, streamNames.subtitlesOf(l)))));
-  const map = packed.map((text) => (text ? timestampMapOf(text) : null)).find((m) => m !== null) ?? null;
+  const map = packed.map((text) => (text ? timestampMapOf(text) : null)).find((m) => m !== null) ?? (known.length === 0 ? timestampMapHeader(0) : null);
   const vtt = subtitlesToVtt(converted.cues, map ? [map] : []);
   const languages = orderedLanguages([...known, language]);
   await env.MEDIA.put(streamKey(n, streamNames.subtitlesOf(language)), vtt, { httpMetadata: { contentType: "text/vtt; charset=utf-8" } });

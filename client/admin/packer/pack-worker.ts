@@ -13,8 +13,6 @@ export type WorkerRequest =
       file: File;
       uploadId: string;
       stored: StoredObject[];
-      title: string;
-      description: string;
       coverTime: number | null;
       parallel: number;
     };
@@ -51,8 +49,6 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     await packFile(request.file, probe, {
       uploadId: request.uploadId,
       stored: new Map(request.stored.map((x) => [x.name, x])),
-      title: request.title,
-      description: request.description,
       coverTime: request.coverTime,
       emit: (o) => uploader.add(o.name, o.bytes, o.height, o.stored),
       onProgress: (seconds) => {

@@ -31,15 +31,18 @@ import { writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../
 import { laddersFor, type Rung } from "../../../shared/stream/ladder";
 import { streamNames } from "../../../shared/stream/contract";
 import { spriteName, storyboardLayout, tileCount, tilePosition, writeStoryboardVtt } from "../../../shared/stream/storyboard";
-import { subtitleCues, subtitleLines, writeSubtitlePlaylist, writeSubtitlesVtt } from "../../../shared/stream/subtitles";
+import { notAacProblem } from "../../../shared/upload/audio";
 import { COVER_NAME, PROGRESSIVE_NAME } from "../../../shared/upload/package";
 
 /** Segment (and GOP) length, as the CLI's DEFAULT_ENCODE. */
 export const SEGMENT_SECONDS = 2;
 /** How much earlier than the video the audio ends (scripts/media/pack.ts: more than AAC's priming and padding). */
 const AUDIO_TRIM_SECONDS = 0.05;
-/** The progressive file goes up in one request (worker/admin/media-uploads.ts). */
-export const PROGRESSIVE_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * The progressive file is built in memory (its index goes first) and, over 64 MiB, sent in parts
+ * (worker/admin/media-multipart.ts): this bounds what one browser tab is asked to hold.
+ */
+export const PROGRESSIVE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface Probe {
   duration: number;
@@ -115,16 +118,11 @@ export async function probeFile(file: Blob): Promise<Probe> {
     if (!support.supported) return { ...probe, problem: `此浏览器无法编码 H.264（${config.codec}，${rung.width}×${rung.height}）。${CLI_HINT}` };
   }
   if (!audio) return { ...probe, problem: `这个文件没有音轨；浏览器打包需要 AAC 音频（iOS/Safari 与 Chromium 都能播放）。${CLI_HINT}` };
-  if (audio.codec !== "aac") {
-    return {
-      ...probe,
-      problem: `此浏览器无法把 ${probe.audio?.codec ?? audio.codec} 音频转成 AAC（iOS/Safari 与 Chromium 都能播放的音频），只能直接复制 AAC 音轨。${CLI_HINT}`,
-    };
-  }
+  if (audio.codec !== "aac") return { ...probe, problem: notAacProblem(audio.codec, probe.audio?.codec ?? null, CLI_HINT) };
   const progressiveRung = rungs.find((r) => r.height === progressiveHeight)!;
   const estimate = (duration * (progressiveRung.maxrateKbps + progressiveRung.audioKbps) * 1000) / 8;
   if (estimate > PROGRESSIVE_MAX_BYTES) {
-    return { ...probe, problem: `视频较长（约 ${Math.round(estimate / 1024 / 1024)} MB 的兼容 MP4），超过浏览器上传的单个文件上限 64 MB。${CLI_HINT}` };
+    return { ...probe, problem: `视频太长（约 ${Math.round(estimate / 1024 / 1024)} MB 的兼容 MP4），超过浏览器打包的上限 2 GB。${CLI_HINT}` };
   }
   return probe;
 }
@@ -142,8 +140,6 @@ export interface PackOptions {
   uploadId: string;
   /** What the server holds already (继续上传): name → size and SHA-256. */
   stored: ReadonlyMap<string, { size: number; sha256: string }>;
-  title: string;
-  description: string;
   /** Seconds into the video of the cover frame (the title's own video only; null: no cover). */
   coverTime: number | null;
   emit: (object: PackedObject) => Promise<void>;
@@ -378,25 +374,17 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
       height: r.rung.height,
       codecs: [r.codecs ?? rungCodec(r.rung), audioConfig?.codec ?? "mp4a.40.2"],
       frameRate: fps,
-      subtitles: "subs",
       uri: streamNames.mediaPlaylist(r.rung.height),
     });
   }
   const text = (s: string) => new TextEncoder().encode(s);
-  const cues = subtitleCues(subtitleLines(o.title, o.description), duration);
-  await o.emit({ name: streamNames.subtitles, bytes: text(writeSubtitlesVtt(cues, 0)), height: null });
-  await o.emit({ name: streamNames.subtitlePlaylist, bytes: text(writeSubtitlePlaylist(duration)), height: null });
   await o.emit({ name: streamNames.storyboard, bytes: text(writeStoryboardVtt({ ...layout, duration }, spriteName(sheetVersion))), height: null });
   const progressiveBytes = new Uint8Array(progressive.target.buffer!);
   await o.emit({ name: PROGRESSIVE_NAME, bytes: progressiveBytes, height: null });
   await o.emit({
     name: streamNames.master,
-    bytes: text(
-      writeMasterPlaylist({
-        variants: variants.sort((a, b) => a.bandwidth - b.bandwidth),
-        subtitles: [{ groupId: "subs", name: "中文", language: "zh-CN", isDefault: false, autoselect: true, uri: streamNames.subtitlePlaylist }],
-      }),
-    ),
+    // No subtitles: the operator adds real ones in 字幕 (worker/admin/subtitles.ts); publishing writes `subtitles: []`.
+    bytes: text(writeMasterPlaylist({ variants: variants.sort((a, b) => a.bandwidth - b.bandwidth) })),
     height: null,
   });
 }

@@ -437,7 +437,7 @@ export function TitleEditScreen({ id, values, version, problems, error, ok, meta
       {id ? (
         <section className="panel" aria-labelledby="video-upload-title">
           <h2 id="video-upload-title">上传视频</h2>
-          <div className="field video-upload" data-video-upload={id} data-title={values.title} data-description={values.description}>
+          <div className="field video-upload" data-video-upload={id}>
             <p className="muted">
               在浏览器中打包为各档清晰度（270p 起，不放大）、2 秒分段、进度预览图与兼容 MP4，边打包边上传；全部上传并校验后才发布。关闭页面后可 继续上传。
             </p>
