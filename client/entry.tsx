@@ -6,6 +6,7 @@ import { Document } from "../shared/Document";
 import type { RootData } from "../shared/root-data";
 import { createRoutes, isDataPageIn, loadLazyMatches } from "../shared/routes/create-routes";
 import { AccountClient } from "./account-client";
+import { installCardMenu } from "./card-menu-opener";
 import { installCoverFallback } from "./cover-fallback";
 import "./globals";
 import { LibraryProvider } from "./library-provider";
@@ -19,6 +20,7 @@ import { fetchRanking } from "./ranking-client";
 import "./styles.css";
 
 installCoverFallback(document);
+installCardMenu(document);
 
 /** Marks <html data-hydrated="true"> once React has hydrated (tests and styles can wait for it). */
 function HydrationMarker() {

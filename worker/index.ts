@@ -1,3 +1,4 @@
+import { shareImage } from "./share/share-image";
 import { Hono } from "hono";
 import { except } from "hono/combine";
 import { accountServiceFetch, accountServiceOptions } from "./account-service/index";
@@ -105,6 +106,8 @@ app.get("/tvbox.json", tvboxHandler);
 app.on(["GET", "HEAD"], "/:file{[0-9]+\\.(?:mp4|webp)}", serveMediaCached);
 
 // Adaptive streaming: playlists, segments, subtitles, storyboard (docs/streaming.md), with CORS.
+// The link-preview frame of a ?t= share link (docs/decisions/0098-share-frame.md).
+app.on(["GET", "HEAD"], "/share-image/:id", shareImage);
 app.route("/stream", streamRoutes);
 // The same tree under another path: the built-in catalogue's second 线路 (a mirror served by this site).
 app.route("/mirror/stream", mirrorStreamRoutes);

@@ -26,7 +26,7 @@ import { joinRendition, remuxProgressive, storyboardAndCover } from "./previews"
 import type { SourceSpec } from "./source";
 
 /** Bump when the packer's output changes for the same source and settings. */
-export const PACKER_VERSION = 3;
+export const PACKER_VERSION = 4;
 /** How much earlier than the video the audio ends (more than AAC's priming + padding: 2048 samples). */
 const AUDIO_TRIM_SECONDS = 0.05;
 

@@ -7,6 +7,7 @@
 import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { streamNames } from "../../shared/stream/contract";
+import { SHARE_FRAME_INTERVAL, SHARE_FRAME_WIDTH, shareFrameCount, shareFrameName } from "../../shared/stream/share-frames";
 import { sheetCount, tileCount, type StoryboardLayout } from "../../shared/stream/storyboard";
 import { runFfmpeg } from "./ffmpeg";
 
@@ -23,8 +24,10 @@ export async function remuxProgressive(fragmented: string, file: string): Promis
 }
 
 /**
- * Storyboard sheets `sb-{v}-{k}.jpg` into `outDir` (tile i = frame at i × interval) and the
- * 640×360 WebP cover (frame at 1 s) at `coverFile`. Returns the number of sheets.
+ * Storyboard sheets `sb-{v}-{k}.jpg` into `outDir` (tile i = frame at i × interval), the
+ * link-preview frames `frame-{kkkkk}.jpg` (one every SHARE_FRAME_INTERVAL s, SHARE_FRAME_WIDTH
+ * wide; shared/stream/share-frames.ts) and the 640×360 WebP cover (frame at 1 s) at `coverFile`.
+ * Returns the number of sheets.
  */
 export async function storyboardAndCover(
   input: string,
@@ -33,12 +36,14 @@ export async function storyboardAndCover(
   const { layout, fps } = o;
   const tileEvery = Math.round(layout.interval * fps);
   const coverFrame = Math.min(Math.round(fps), Math.floor(layout.duration * fps) - 1);
+  const shareEvery = Math.round(SHARE_FRAME_INTERVAL * fps);
   await runFfmpeg([
     "-i",
     input,
     "-filter_complex",
-    `[0:v]split=2[a][b];[a]select='not(mod(n\\,${tileEvery}))',scale=${layout.tileWidth}:${layout.tileHeight}:flags=bicubic,tile=${layout.columns}x${layout.rows}[sb];` +
-      `[b]select='eq(n\\,${coverFrame})',scale=640:360:flags=bicubic[cover]`,
+    `[0:v]split=3[a][b][c];[a]select='not(mod(n\\,${tileEvery}))',scale=${layout.tileWidth}:${layout.tileHeight}:flags=bicubic,tile=${layout.columns}x${layout.rows}[sb];` +
+      `[b]select='eq(n\\,${coverFrame})',scale=640:360:flags=bicubic[cover];` +
+      `[c]select='not(mod(n\\,${shareEvery}))',scale=${SHARE_FRAME_WIDTH}:-2:flags=bicubic[share]`,
     "-map",
     "[sb]",
     "-c:v",
@@ -65,7 +70,25 @@ export async function storyboardAndCover(
     "-f",
     "webp",
     o.coverFile,
+    "-map",
+    "[share]",
+    "-c:v",
+    "mjpeg",
+    "-q:v",
+    "4",
+    "-pix_fmt",
+    "yuvj420p",
+    "-vsync",
+    "0",
+    "-start_number",
+    "0",
+    "-f",
+    "image2",
+    path.join(o.workDir, "frame-%d.jpg"),
   ]);
+  // As many as the video has (shareFrameCount(duration) give or take the last): the route takes the nearest that exists.
+  const frames = Math.min(shareFrameCount(layout.duration), (await readdir(o.workDir)).filter((f) => /^frame-[0-9]+\.jpg$/.test(f)).length);
+  for (let k = 0; k < frames; k++) await rename(path.join(o.workDir, `frame-${k}.jpg`), path.join(o.outDir, shareFrameName(k)));
   const sheets = (await readdir(o.workDir)).filter((f) => /^sb-[0-9]+\.jpg$/.test(f)).length;
   if (sheets !== sheetCount(layout)) throw new Error(`storyboard: ffmpeg made ${sheets} sheets, ${sheetCount(layout)} expected for ${tileCount(layout)} tiles`);
   for (let k = 0; k < sheets; k++) await rename(path.join(o.workDir, `sb-${k}.jpg`), path.join(o.outDir, streamNames.sprite(o.version, k)));

@@ -42,6 +42,7 @@ const STAGE: Record<StreamFileKind, number> = {
   init: 0,
   segment: 0,
   sprite: 0,
+  frame: 0,
   subtitles: 1,
   storyboard: 1,
   "media-playlist": 1,

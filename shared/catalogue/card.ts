@@ -76,3 +76,8 @@ export function cardEnded(card: Pick<TitleCard, "serial" | "status" | "episodeCo
   if (/^更新至/.test(card.status ?? "")) return false;
   return card.totalEpisodes === null || card.episodeCount >= card.totalEpisodes;
 }
+
+/** A series' card (the title page offers 追剧): episodes, a planned count or a 连载 state. */
+export function isSeriesCard(card: TitleCard): boolean {
+  return card.episodeCount > 1 || card.totalEpisodes !== null || card.serial !== undefined;
+}

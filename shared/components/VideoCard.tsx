@@ -1,5 +1,5 @@
 import { PageLink } from "./PageLink";
-import { cardStatus } from "../catalogue/card";
+import { cardStatus, isSeriesCard } from "../catalogue/card";
 import { formatRating, formatViews } from "../format";
 import type { ReactNode } from "react";
 import type { CardItem } from "../loaders";
@@ -71,6 +71,18 @@ export function VideoCard({ item, layout = "grid", eager = false, headingLevel =
           </p>
         </div>
       </PageLink>
+      {/* 更多 (稍后再看, 追剧): client/card-menu-opener.ts opens it, and a long press on the card. */}
+      <button
+        type="button"
+        className="video-card-more"
+        aria-label={`更多：${video.title}`}
+        aria-haspopup="menu"
+        aria-expanded="false"
+        data-id={video.id}
+        data-episodes={isSeriesCard(video) ? video.episodeCount : undefined}
+      >
+        ⋯
+      </button>
     </article>
   );
 }

@@ -37,6 +37,7 @@ const LIMITS: Readonly<Record<MediaKeyKind, { maxBytes: number; stage: 0 | 1 | 2
   init: { maxBytes: 1 * MiB, stage: 0 },
   segment: { maxBytes: 32 * MiB, stage: 0 },
   sprite: { maxBytes: 16 * MiB, stage: 0 },
+  frame: { maxBytes: 1 * MiB, stage: 0 },
   "media-playlist": { maxBytes: 8 * MiB, stage: 1 },
   "subtitle-playlist": { maxBytes: 1 * MiB, stage: 1 },
   subtitles: { maxBytes: 16 * MiB, stage: 1 },

@@ -19,6 +19,8 @@ import { PlaybackSettings } from "../components/PlaybackSettings";
 import { PlayerIsland } from "../player/PlayerIsland";
 import { RatingIsland } from "../components/RatingIsland";
 import { WatchMount } from "../player/watch/WatchMount";
+import { parseStartTime } from "../playback/start-time";
+import { shareImagePath } from "../stream/share-frames";
 
 /** The canonical path of what the page shows: /video/{id}, or /video/{id}/{n} for a named episode. */
 export function canonicalVideoPath(data: Pick<VideoData, "id" | "episode" | "episodeInUrl">): string {
@@ -131,13 +133,16 @@ export function VideoPage() {
   const path = canonicalVideoPath(data);
   const pageUrl = config.origin + path;
   const title = series && data.episodeInUrl ? `${video.title} ${media.name}` : video.title;
+  // A ?t= link's preview shows that moment's frame (decision 0098); the title stays the og:title.
+  const startAt = parseStartTime(new URLSearchParams(useLocation().search).get("t"));
+  const image = startAt === null ? media.coverImage : shareImagePath(video.id, startAt, series && data.episodeInUrl ? episode : null);
   return (
     <>
       <PageMeta
         title={title}
         description={video.description}
         path={path}
-        image={media.coverImage}
+        image={image}
         type={series ? (data.episodeInUrl ? "video.episode" : "video.tv_show") : "video.movie"}
       />
       <meta property="og:video" content={config.origin + media.videoFile} />
@@ -147,7 +152,7 @@ export function VideoPage() {
       <meta name="twitter:card" content="player" />
       <meta name="twitter:title" content={title} />
       <meta name="twitter:description" content={video.description} />
-      <meta name="twitter:image" content={config.origin + media.coverImage} />
+      <meta name="twitter:image" content={config.origin + image} />
       <meta name="twitter:player" content={pageUrl} />
       <meta name="twitter:player:width" content={String(COVER_WIDTH)} />
       <meta name="twitter:player:height" content={String(COVER_HEIGHT)} />

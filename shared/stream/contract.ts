@@ -12,6 +12,8 @@
  *   /stream/{n}/subtitles-{lang}.vtt         WebVTT subtitles of one language  short cache
  *   /stream/{n}/storyboard.vtt               seek-preview cues (#xywh=)        short cache
  *   /stream/{n}/sb-{v}-{k}.jpg               storyboard sprite sheet k         immutable
+ *   /stream/{n}/frame-{kkkkk}.jpg            link-preview frame at k × 10 s    short cache
+ *                                            (optional; shared/stream/share-frames.ts)
  *
  * {h}: rendition height (3–4 digits, e.g. 270, 360, 720, 1080); {v}: 8 lower-case hex
  * characters, a version that changes whenever the bytes behind a name would (the packer
@@ -43,7 +45,7 @@ export function isSubtitleLanguage(value: unknown): value is SubtitleLanguage {
 
 const LANGUAGE_ALTERNATIVES = SUBTITLE_LANGUAGES.join("|");
 
-export type StreamFileKind = "master" | "media-playlist" | "init" | "segment" | "subtitle-playlist" | "subtitles" | "storyboard" | "sprite";
+export type StreamFileKind = "master" | "media-playlist" | "init" | "segment" | "subtitle-playlist" | "subtitles" | "storyboard" | "sprite" | "frame";
 
 /** File-name patterns of each kind (the whole name, nothing before or after). */
 const FILE_PATTERNS: ReadonlyArray<readonly [StreamFileKind, RegExp]> = [
@@ -55,6 +57,7 @@ const FILE_PATTERNS: ReadonlyArray<readonly [StreamFileKind, RegExp]> = [
   ["subtitles", new RegExp(`^subtitles-(?:${LANGUAGE_ALTERNATIVES})\\.vtt$`)],
   ["storyboard", /^storyboard\.vtt$/],
   ["sprite", /^sb-[0-9a-f]{8}-[0-9]{1,3}\.jpg$/],
+  ["frame", /^frame-[0-9]{5}\.jpg$/],
 ];
 
 /** Content-Type of each kind. */
@@ -67,6 +70,7 @@ export const STREAM_CONTENT_TYPES: Readonly<Record<StreamFileKind, string>> = {
   subtitles: "text/vtt; charset=utf-8",
   storyboard: "text/vtt; charset=utf-8",
   sprite: "image/jpeg",
+  frame: "image/jpeg",
 };
 
 /** Versioned names never change meaning: cached for a year, never revalidated. */

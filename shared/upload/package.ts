@@ -40,6 +40,7 @@ export const UPLOAD_MAX_BYTES: Readonly<Record<UploadObjectKind, number>> = {
   init: 1 * MiB,
   segment: 32 * MiB,
   sprite: 16 * MiB,
+  frame: 1 * MiB,
   "media-playlist": 8 * MiB,
   "subtitle-playlist": 1 * MiB,
   subtitles: 16 * MiB,

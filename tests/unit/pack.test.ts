@@ -19,6 +19,7 @@ import { placeholderSource } from "../../scripts/media/placeholder";
 import { uploadsOf } from "../../scripts/media/seed";
 import { catalogueMedia, titleMediaOptions } from "../../scripts/media/titles";
 import { STREAM_CONTENT_TYPES } from "../../shared/stream/contract";
+import { SHARE_FRAME_WIDTH, shareFrameName } from "../../shared/stream/share-frames";
 
 const SECONDS = 4;
 let dir: string;
@@ -112,6 +113,15 @@ describe("packing a 4 s 360p clip", () => {
     const sheet = await read(cues[0].url);
     expect(parseStreamPath(`/stream/7/${cues[0].url}`)?.kind).toBe("sprite");
     expect([sheet[0], sheet[1], sheet[2]]).toEqual([0xff, 0xd8, 0xff]);
+  });
+
+  it("writes a 640 px wide JPEG link-preview frame every 10 s (one for 4 s)", async () => {
+    const names = (await readdir(path.join(out, "stream"))).filter((n) => n.startsWith("frame-"));
+    expect(names).toEqual([shareFrameName(0)]);
+    const frame = await read(shareFrameName(0));
+    expect([frame[0], frame[1], frame[2]]).toEqual([0xff, 0xd8, 0xff]);
+    const sof = frame.findIndex((b, i) => b === 0xff && frame[i + 1] === 0xc0); // baseline JPEG frame header
+    expect([frame.readUInt16BE(sof + 7), frame.readUInt16BE(sof + 5)]).toEqual([SHARE_FRAME_WIDTH, 360]);
   });
 
   it("writes a progressive MP4 with the index first, and a WebP cover", async () => {

@@ -87,3 +87,9 @@ export async function knownLibrary(db: D1Database, library: Library): Promise<Li
     history: library.history.filter((h) => entryEpisode(h) <= (episodes.get(h.id) ?? 0)),
   };
 }
+
+/** A title's catalogue entry, or null when there is no such title (the share image). */
+export async function titleEntry(db: D1Database, id: string): Promise<Video | null> {
+  const row = await db.prepare("SELECT entry FROM titles WHERE id = ?").bind(id).first<{ entry: string }>();
+  return row ? (JSON.parse(row.entry) as Video) : null;
+}
