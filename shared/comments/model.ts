@@ -2,7 +2,7 @@
  * 评论区: the comment shape as the API and the page carry it, the checks a posted comment passes
  * (the 弹幕 rules, shared/danmaku/model.ts, with comments' own length), the nickname rules, the
  * 最热 order and the Chinese messages of every answer. Pure: the worker (worker/comments/), the
- * page's section (shared/comments/CommentList.tsx) and the 管理后台 share it
+ * page's section (shared/components/comments/) and the 管理后台 share it
  * (docs/decisions/0110-comments.md).
  */
 import { charCount, containsBlockedWord, visibleText } from "../danmaku/model";

@@ -17,6 +17,7 @@ import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { VideoActions } from "../components/VideoActions";
 import { PlaybackSettings } from "../components/PlaybackSettings";
 import { PlayerIsland } from "../player/PlayerIsland";
+import { CommentsSlot } from "../components/comments/CommentsSlot";
 
 /** The canonical path of what the page shows: /video/{id}, or /video/{id}/{n} for a named episode. */
 export function canonicalVideoPath(data: Pick<VideoData, "id" | "episode" | "episodeInUrl">): string {
@@ -118,7 +119,7 @@ function useResumeEpisode(data: VideoData): number | null {
 
 export function VideoPage() {
   const data = useLoaderData<VideoData>();
-  const { config } = useRootData();
+  const { config, user } = useRootData();
   const { video, episode } = data;
   const media = episodeMedia(video, episode) ?? { name: video.title, videoFile: video.videoFile, coverImage: `/${video.coverImage}`, duration: video.duration };
   const series = isSeries(video);
@@ -195,6 +196,7 @@ export function VideoPage() {
             <h2 className="video-subtitle">剧情简介</h2>
             <p className="video-description">{video.description}</p>
           </div>
+          <CommentsSlot key={video.id} titleId={video.id} episode={episode} path={path} signedIn={!!user} page={data.comments} />
         </div>
         <aside className="video-sidebar" aria-labelledby="related-title">
           <h2 id="related-title" className="section-title">
