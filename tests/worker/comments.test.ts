@@ -86,7 +86,9 @@ describe("/api/comments", () => {
       expect(await errorOf(res)).toEqual({ code: "foreign", message: "禁止跨站请求" });
     }
     expect((await list("video_022")).total).toBe(0);
-    const other = await posted(jar, "video_023", { text: "别处的评论" });
+    // A film's comment names no episode (the label is for series).
+    const other = await posted(jar, "video_023", { text: "别处的评论", episode: 1 });
+    expect(other.episode).toBeNull();
     const res = await post(jar, "video_022", { text: "回复", replyTo: other.id });
     expect(res.status).toBe(404);
     expect((await errorOf(res)).message).toBe(COMMENT_MESSAGES.unknownComment);

@@ -148,7 +148,8 @@ commentsApi.post("/title/:title", async (c) => {
   }
   const nickname = await ensureProfile(db, who.userId);
   const nowMs = Date.now();
-  const id = await insertComment(db, { titleId, episode, userId: who.userId, text: checked.text, reply }, nowMs);
+  // A film's only "episode" is not named: the label is for series.
+  const id = await insertComment(db, { titleId, episode: episodes > 1 ? episode : null, userId: who.userId, text: checked.text, reply }, nowMs);
   if (id === null) {
     const wait = await retryAfterMs(db, who.userId, nowMs);
     return answer(refuse(c, "tooFast", COMMENT_MESSAGES.tooFast, { "Retry-After": String(Math.ceil(wait / 1000)) }));
@@ -161,7 +162,7 @@ commentsApi.post("/title/:title", async (c) => {
     replyTo: null as string | null,
     likes: 0,
     created: nowMs,
-    episode,
+    episode: episodes > 1 ? episode : null,
     mine: true,
     liked: false,
   };
