@@ -4,6 +4,7 @@
  * (worker/catalogue/loaders.ts), in the browser they fetch the same data as JSON from the worker
  * (client/page-data.ts). Either way a page gets only what it shows, cards included.
  */
+import type { CommentPage } from "./comments/model";
 import { data, type LoaderFunction, type LoaderFunctionArgs } from "react-router";
 import type { CardItem } from "./catalogue/card";
 import type { Video } from "./catalogue/types";
@@ -80,6 +81,8 @@ export interface VideoData {
   viewerScore: number | null;
   /** 评分: the viewers' ratings of the title (docs/decisions/0115-viewer-ratings.md). */
   ratings: RatingSummary;
+  /** The 评论区's first page (最热), signed out's view: the server renders it under the player (shared/components/comments/). */
+  comments: CommentPage;
 }
 
 /**

@@ -21,6 +21,7 @@ import { securityHeaders, streamSecurityHeaders } from "./security";
 import { provideApi } from "./feeds/provide";
 import { playsApi } from "./plays/api";
 import { reportsApi } from "./reports/api";
+import { commentsApi } from "./comments/api";
 import { linesApi } from "./lines/api";
 import { tvboxHandler } from "./feeds/tvbox";
 import { streamCors } from "./stream/cors";
@@ -79,6 +80,8 @@ app.route("/api/ratings", ratingsApi);
 app.route("/api", playsApi);
 // 举报 and 报错 from the viewer pages, the player's error beacon (worker/reports/, docs/admin.md).
 app.route("/api/reports", reportsApi);
+// 评论区: comments, replies, likes, nicknames and 回复我的 of signed-in accounts, in D1 (worker/comments/).
+app.route("/api/comments", commentsApi);
 // 线路 the player had to leave, counted for 概览 (worker/lines/).
 app.route("/api", linesApi);
 app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: "接口不存在" } }, 404));

@@ -1,5 +1,6 @@
 import clientAssets from "virtual:client-assets";
 import type { AppContext } from "./app-env";
+import { commentedTitleOf, commentVersion } from "./comments/version";
 import { contentTag } from "./content-version";
 import { isStorageFault } from "./fault-answers";
 import { answerCache } from "./http/edge-cache";
@@ -31,7 +32,8 @@ const TRACKING_PARAM =
  * The cache key's URL: tracking parameters dropped and the rest sorted (`?sort=rating&year=2025`
  * and `?year=2025&sort=rating` render the same page), plus the build id, the version of the
  * 站点设置 (a save changes every page's key: docs/decisions/0073-admin-settings-and-cache.md) and
- * the content's version (worker/content-version.ts: a catalogue edit changes every page's key).
+ * the content's version (worker/content-version.ts: a catalogue edit changes every page's key;
+ * a video page's also carries its title's 评论区 version, worker/comments/version.ts).
  */
 export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID, settings = "0", content = ""): string {
   const url = new URL(requestUrl);
@@ -48,7 +50,10 @@ export function pageCacheKeyUrl(requestUrl: string, buildId: string = BUILD_ID, 
  */
 export async function pageCacheKey(requestUrl: string, db: D1Database, settings?: string): Promise<Request> {
   const site = settings ?? String((await siteSettings(db)).version);
-  return new Request(pageCacheKeyUrl(requestUrl, BUILD_ID, site, await contentTag(db)), { method: "GET" });
+  // A video page also names its title's 评论区 version: a post changes the key of the page whose first comments it shows.
+  const commented = commentedTitleOf(new URL(requestUrl).pathname);
+  const comments = commented ? `~c${await commentVersion(db, commented)}` : "";
+  return new Request(pageCacheKeyUrl(requestUrl, BUILD_ID, site, (await contentTag(db)) + comments), { method: "GET" });
 }
 
 /** Whether the path names a page whose anonymous HTML is kept at the edge for a short time (declared `html: "edge"`, shared/routes/). */

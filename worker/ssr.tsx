@@ -18,7 +18,12 @@ import { ANONYMOUS_HTML_CACHE, noteRenderOutcome } from "./page-cache";
 import { serializeRouteErrors } from "./route-errors";
 import { catalogueLoaders } from "./catalogue/loaders";
 import { playerPage } from "./player-page";
+import { CommentsSection } from "../shared/components/comments/CommentsSection";
+import { renderCommentsWith } from "../shared/components/comments/CommentsSlot";
 import { rankingOf } from "./plays/ranking";
+
+// The 评论区's first page is the worker's to render: the browser keeps that HTML until its client loads (shared/components/comments/CommentsSlot.tsx).
+renderCommentsWith(CommentsSection);
 
 /** What the worker hands to the loaders of one request. */
 export interface ServerLoaderContext {

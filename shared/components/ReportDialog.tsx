@@ -1,6 +1,7 @@
 /**
  * The 举报 / 报错 dialog of the video page (a modal <dialog>): a 弹幕 report (from the overlay,
- * shared/player/danmaku/Danmaku.tsx; signed in only) or a playback problem (报错, from
+ * shared/player/danmaku/Danmaku.tsx; signed in only), a comment (shared/components/comments/CommentsClient.tsx;
+ * signed in only) or a playback problem (报错, from
  * VideoActions.tsx; signed out too), with its reasons and an optional note,
  * posted to POST /api/reports (worker/reports/api.ts). Loaded only when opened (useReportDialog.tsx):
  * nothing of it is in a route's first JavaScript.
@@ -12,8 +13,8 @@ export interface ReportDialogProps {
   kind: ReportKind;
   titleId: string;
   episode: number;
-  /** The reported 弹幕 (kind 'danmaku'). */
-  comment?: { id: number; time: number; text: string };
+  /** The reported 弹幕 (kind 'danmaku', with its time) or comment of the 评论区 (kind 'comment'). */
+  comment?: { id: number; time?: number; text: string };
   signedIn: boolean;
   onClose: () => void;
 }
@@ -43,8 +44,8 @@ export function ReportDialog({ kind, titleId, episode, comment, signedIn, onClos
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const title = kind === "danmaku" ? "举报弹幕" : "报错";
-  const needsSignIn = kind === "danmaku" && !signedIn;
+  const title = kind === "danmaku" ? "举报弹幕" : kind === "comment" ? "举报评论" : "报错";
+  const needsSignIn = kind !== "playback" && !signedIn;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -79,7 +80,7 @@ export function ReportDialog({ kind, titleId, episode, comment, signedIn, onClos
       {comment ? <blockquote className="report-quote">{comment.text}</blockquote> : null}
       {needsSignIn ? (
         <>
-          <p role="alert">{REPORT_MESSAGES.signInForDanmaku}</p>
+          <p role="alert">{kind === "comment" ? REPORT_MESSAGES.signInForComment : REPORT_MESSAGES.signInForDanmaku}</p>
           <div className="report-buttons">
             <a className="button button-primary" href={`/auth?mode=signin&next=${encodeURIComponent(location.pathname)}`}>
               登录
@@ -98,7 +99,7 @@ export function ReportDialog({ kind, titleId, episode, comment, signedIn, onClos
           }}
         >
           <fieldset className="report-reasons" disabled={done}>
-            <legend>{kind === "danmaku" ? "举报原因" : "遇到的问题"}</legend>
+            <legend>{kind === "playback" ? "遇到的问题" : "举报原因"}</legend>
             {Object.entries(REASONS[kind]).map(([value, label]) => (
               <label key={value} className="report-reason">
                 <input type="radio" name="reason" value={value} checked={reason === value} onChange={() => setReason(value)} />

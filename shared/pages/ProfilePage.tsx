@@ -8,6 +8,7 @@ import { useLibrary } from "../components/library-context";
 import type { SessionUser } from "../session-user";
 import { COVER_HEIGHT, COVER_WIDTH, FALLBACK_COVER } from "../components/VideoCard";
 import { useTitleCards } from "../components/useTitleCards";
+import { CommentInbox } from "../components/comments/CommentInbox";
 
 export interface ProfileData {
   user: SessionUser;
@@ -130,6 +131,8 @@ export function ProfilePage() {
           <p className="muted">{loaded ? "暂无观看记录。" : "正在读取…"}</p>
         )}
       </section>
+
+      <CommentInbox />
 
       <DeviceList />
     </>

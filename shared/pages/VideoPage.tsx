@@ -21,6 +21,7 @@ import { RatingIsland } from "../components/RatingIsland";
 import { WatchMount } from "../player/watch/WatchMount";
 import { parseStartTime } from "../playback/start-time";
 import { shareImagePath } from "../stream/share-frames";
+import { CommentsSlot } from "../components/comments/CommentsSlot";
 
 /** The canonical path of what the page shows: /video/{id}, or /video/{id}/{n} for a named episode. */
 export function canonicalVideoPath(data: Pick<VideoData, "id" | "episode" | "episodeInUrl">): string {
@@ -205,6 +206,7 @@ export function VideoPage() {
             <p className="video-description">{video.description}</p>
             <RatingIsland key={video.id} titleId={video.id} siteRating={video.rating} summary={data.ratings} signedIn={user !== null} path={path} />
           </div>
+          <CommentsSlot key={video.id} titleId={video.id} episode={episode} path={path} signedIn={!!user} page={data.comments} />
         </div>
         <aside className="video-sidebar" aria-labelledby="related-title">
           {/* 一起看's panel (shared/player/watch/WatchParty.tsx) is portalled here on wide screens. */}

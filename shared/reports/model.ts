@@ -2,15 +2,15 @@
  * 举报: what a viewer may report and why, the checks a report passes and the Chinese messages of
  * every answer. Pure: the worker (worker/reports/api.ts), the dialog (shared/components/ReportDialog.tsx)
  * and the 管理后台's queue (worker/admin/reports.ts) share it. The table is generic over the kind
- * (migrations/0015_reports.sql): comments will add 'comment'.
+ * (migrations/0015_reports.sql).
  */
 import { isTitleId } from "../catalogue/title-ids";
 
-/** What can be reported: a 弹幕, a playback problem (报错); comments come later. */
-export const REPORT_KINDS = ["danmaku", "playback"] as const;
+/** What can be reported: a 弹幕, a playback problem (报错), a comment of the 评论区 (worker/comments/). */
+export const REPORT_KINDS = ["danmaku", "playback", "comment"] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
-export const KIND_NAMES: Record<ReportKind, string> = { danmaku: "弹幕", playback: "播放问题" };
+export const KIND_NAMES: Record<ReportKind, string> = { danmaku: "弹幕", playback: "播放问题", comment: "评论" };
 
 export const PLAYBACK_REASONS = {
   unplayable: "无法播放",
@@ -28,7 +28,7 @@ export const DANMAKU_REASONS = {
   other: "其他",
 } as const;
 
-export const REASONS: Record<ReportKind, Record<string, string>> = { playback: PLAYBACK_REASONS, danmaku: DANMAKU_REASONS };
+export const REASONS: Record<ReportKind, Record<string, string>> = { playback: PLAYBACK_REASONS, danmaku: DANMAKU_REASONS, comment: DANMAKU_REASONS };
 
 /** The Chinese name of a reason of `kind` (the code itself when unknown). */
 export const reasonName = (kind: string, reason: string): string => (REASONS[kind as ReportKind] as Record<string, string> | undefined)?.[reason] ?? reason;
@@ -47,6 +47,7 @@ export const REPORT_MESSAGES = {
   sent: "举报已提交，感谢你的反馈",
   duplicate: "你已经举报过，我们会尽快处理",
   signInForDanmaku: "请先登录后再举报弹幕",
+  signInForComment: "请先登录后再举报评论",
   badKind: "举报类型无效",
   badReason: "请选择举报原因",
   noteTooLong: `补充说明不能超过 ${MAX_NOTE_CHARS} 个字`,
@@ -54,6 +55,7 @@ export const REPORT_MESSAGES = {
   badEpisode: "集数无效",
   unknownVideo: "视频不存在",
   unknownComment: "这条弹幕不存在或已被删除",
+  unknownCommentItem: "这条评论不存在或已被删除",
   badRequest: "请求格式有误",
   tooMany: "举报太频繁，请稍后再试",
   foreign: "请求来源不明，已拒绝",
@@ -72,6 +74,8 @@ export interface ReportDraft {
   note: string | null;
   /** A 弹幕's id and time in its room (kind 'danmaku'). */
   comment: { id: number; time: number } | null;
+  /** A comment's id (kind 'comment'). */
+  commentId: number | null;
 }
 
 // C0/C1 controls, the line/paragraph separators and bidi overrides; a note may have new lines.
@@ -83,7 +87,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /**
  * Checks a report's body: `{ kind, title, episode?, reason, note?, comment?, time? }` (`comment`
- * and `time` for a 弹幕). Which title and 弹幕 exist is the worker's to check.
+ * and `time` for a 弹幕, `comment` — its id — for a comment). Which title and 弹幕 exist is the worker's to check.
  */
 export function checkReport(body: unknown): DraftResult {
   if (!isRecord(body)) return { ok: false, code: "badRequest" };
@@ -109,5 +113,10 @@ export function checkReport(body: unknown): DraftResult {
     if (typeof time !== "number" || !Number.isFinite(time) || time < 0 || time > 86_400) return { ok: false, code: "unknownComment" };
     comment = { id, time };
   }
-  return { ok: true, draft: { kind: reportKind, titleId: body.title, episode, reason: body.reason, note, comment } };
+  let commentId: number | null = null;
+  if (reportKind === "comment") {
+    if (typeof body.comment !== "number" || !Number.isSafeInteger(body.comment) || body.comment < 1) return { ok: false, code: "unknownCommentItem" };
+    commentId = body.comment;
+  }
+  return { ok: true, draft: { kind: reportKind, titleId: body.title, episode, reason: body.reason, note, comment, commentId } };
 }

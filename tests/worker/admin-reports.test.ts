@@ -63,7 +63,7 @@ describe("the queue", () => {
     expect(all).toMatchObject({ titles: 2, reports: 5, pages: 1 });
     const [first] = all.groups;
     expect(first.title).not.toBe("video_031");
-    expect(first.byKind).toEqual({ danmaku: 1, playback: 3 });
+    expect(first.byKind).toEqual({ danmaku: 1, playback: 3, comment: 0 });
     const danmaku = first.reports.find((r) => r.kind === "danmaku");
     expect(danmaku).toMatchObject({ targetText: "这条弹幕在刷屏", reason: "spam", signedIn: true, status: "open" });
     expect(first.reports.find((r) => r.reason === "stutter")?.note).toBe("一直在转圈");

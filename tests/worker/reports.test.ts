@@ -64,7 +64,9 @@ describe("报错 (a playback problem)", () => {
   });
 
   it.each([
-    [{ kind: "comment", title: "video_001", reason: "other" }, 400, "bad_kind", "举报类型无效"],
+    [{ kind: "review", title: "video_001", reason: "other" }, 400, "bad_kind", "举报类型无效"],
+    // A comment of the 评论区 names its id (tests/worker/comments.test.ts has the rest).
+    [{ kind: "comment", title: "video_001", reason: "other" }, 404, "unknown_comment", "这条评论不存在或已被删除"],
     [{ kind: "playback", title: "video_001" }, 400, "bad_reason", "请选择举报原因"],
     [{ kind: "playback", title: "video_001", reason: "spam" }, 400, "bad_reason", "请选择举报原因"],
     [{ kind: "playback", title: "video_001", reason: "other", note: "字".repeat(MAX_NOTE_CHARS + 1) }, 400, "note_too_long", "补充说明不能超过 200 个字"],

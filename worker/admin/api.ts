@@ -35,6 +35,7 @@ import { saveMarkers } from "./markers";
 import { adminAnswers, adminBodyLimit, readAccess, sameSiteWrites, type AdminContext, type AdminEnv } from "./middleware";
 import { danmakuListQuery, parseCommentRef, type CommentRef } from "../../shared/danmaku/moderation";
 import { deleteDanmaku, listDanmaku, listMutes, muteUser, saveWords, unmuteUser, wordsView } from "./danmaku";
+import { COMMENT_ADMIN_MESSAGES, commentIdsOf, listAdminComments, removeComments } from "./comments";
 
 type Status = 400 | 401 | 403 | 404 | 409 | 411 | 413 | 415 | 429 | 500 | 501 | 503;
 
@@ -301,6 +302,25 @@ adminApi.post("/danmaku/unmute", needs("moderation"), async (c) => {
   const body = await bodyOf(c);
   if (body instanceof Response) return body;
   return answer(c, await unmuteUser(c.env, visitorOf(c), textField(body, "user")));
+});
+
+// ---- 评论管理 (worker/admin/comments.ts): both roles; muting is 弹幕管理's ------------------------
+
+adminApi.get("/comments", needs("moderation"), async (c) =>
+  c.json(
+    await listAdminComments(
+      c.env,
+      danmakuListQuery((n) => c.req.query(n)),
+    ),
+  ),
+);
+
+adminApi.post("/comments/delete", needs("moderation"), async (c) => {
+  const body = await bodyOf(c);
+  if (body instanceof Response) return body;
+  const ids = commentIdsOf(Array.isArray(body.comments) ? body.comments : []);
+  if (!ids) return jsonError(c, 400, "bad_comment", COMMENT_ADMIN_MESSAGES.badId);
+  return answer(c, await removeComments(c.env, visitorOf(c), ids));
 });
 
 // 字幕: an SRT, ASS or WebVTT file's text for a title or an episode, in one language (worker/admin/subtitles.ts).

@@ -52,7 +52,7 @@ export interface Poster {
 }
 
 /** The account an e-mail or an account id names; null when none; "unavailable" when the service cannot tell. */
-async function findPoster(env: Env, input: string): Promise<Poster | null | "unavailable"> {
+export async function findPoster(env: Env, input: string): Promise<Poster | null | "unavailable"> {
   const text = input.trim();
   if (ACCOUNT_ID.test(text)) {
     const id = text.toLowerCase();
@@ -69,7 +69,7 @@ async function findPoster(env: Env, input: string): Promise<Poster | null | "una
 }
 
 /** E-mails of account ids: the embedded service's table in one read; a Supabase project's are not looked up (the list shows the id). */
-async function emailsOf(env: Env, ids: readonly string[]): Promise<Map<string, string>> {
+export async function emailsOf(env: Env, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0 || configOf(env).SUPABASE_URL) return new Map();
   const { results } = await env.DB.prepare("SELECT id, email FROM users WHERE id IN (SELECT value FROM json_each(?))")
     .bind(JSON.stringify([...new Set(ids)]))

@@ -41,6 +41,8 @@ import { BULK_NAMES, bulkTitles, deleteTitles, listTitles, saveTitle, titleForEd
 import { danmakuListQuery, MUTE_NAMES, parseCommentRef, type CommentRef, type MuteChoice } from "../../shared/danmaku/moderation";
 import { deleteDanmaku, listDanmaku, listMutes, muteOf, muteUser, saveWords, unmuteUser, untilText, wordsView } from "./danmaku";
 import { DanmakuScreen, MutesScreen, WordsScreen } from "./views/Danmaku";
+import { COMMENT_ADMIN_MESSAGES, commentIdsOf, listAdminComments, removeComments } from "./comments";
+import { CommentsScreen } from "./views/Comments";
 
 type PageStatus = 200 | 400 | 403 | 404 | 409 | 413 | 429 | 500 | 501 | 503;
 
@@ -50,6 +52,7 @@ const SCREENS: readonly (NavItem & { needs: AdminPermission })[] = [
   { href: "/admin/reports", label: "举报", needs: "moderation" },
   { href: "/admin/titles", label: "视频管理", needs: "admin" },
   { href: "/admin/danmaku", label: "弹幕管理", needs: "moderation" },
+  { href: "/admin/comments", label: "评论管理", needs: "moderation" },
   { href: "/admin/users", label: "用户管理", needs: "admin" },
   { href: "/admin/settings", label: "站点设置", needs: "admin" },
   { href: "/admin/roles", label: "角色管理", needs: "admin" },
@@ -658,6 +661,30 @@ adminPages.post("/danmaku/unmute", async (c) => {
   const result = await unmuteUser(c.env, visitorOf(c), textField(form, "user"));
   if (!result.ok) return c.redirect(`/admin/danmaku/mutes?error=${encodeURIComponent(result.message)}`, 303);
   return c.redirect(`/admin/danmaku/mutes?ok=${encodeURIComponent(`已解除 ${result.value.user.email ?? result.value.user.id} 的禁言`)}`, 303);
+});
+
+// ---- 评论管理 (worker/admin/comments.ts, views/Comments.tsx): both roles --------------------------
+
+adminPages.get("/comments", async (c) => {
+  const list = await listAdminComments(
+    c.env,
+    danmakuListQuery((n) => c.req.query(n)),
+  );
+  return page(c, 200, "评论管理", <CommentsScreen list={list} {...noticeOf(c)} />, visitorOf(c));
+});
+
+adminPages.post("/comments/delete", async (c) => {
+  const form = await formParams(c);
+  if (!form) return message(c, 400, "评论管理", "请求内容无法解析。", visitorOf(c));
+  const backText = form.get("back");
+  // Back to the list, or to the 举报 queue when a reported comment was deleted from there.
+  const back = backText && /^\/admin\/(?:comments|reports)(?:\?|$)/.test(backText) ? backText.replace(/[?&](?:ok|error)=[^&]*/g, "") : "/admin/comments";
+  const ids = commentIdsOf(form.getAll("c"));
+  if (!ids) return redirectWith(c, back, "error", COMMENT_ADMIN_MESSAGES.badId);
+  const result = await removeComments(c.env, visitorOf(c), ids);
+  if (!result.ok) return redirectWith(c, back, "error", result.message);
+  const { deleted, missing } = result.value;
+  return redirectWith(c, back, "ok", `已删除 ${deleted} 条评论${missing > 0 ? `（${missing} 条已不存在）` : ""}`);
 });
 
 adminPages.all("*", (c) => message(c, 404, "页面不存在", "管理后台没有这个页面。", visitorOf(c)));

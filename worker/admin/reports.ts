@@ -74,6 +74,7 @@ interface GroupRow {
   count: number;
   danmaku: number;
   playback: number;
+  comment: number;
   latest: number;
 }
 
@@ -105,7 +106,7 @@ export async function reportQueue(db: D1Database, query: ReportQuery): Promise<R
   const pages = Math.max(1, Math.ceil(titles / GROUPS_PER_PAGE));
   const { results: groupRows } = await db
     .prepare(
-      `SELECT r.title_id, t.title, COUNT(*) AS count, SUM(r.kind = 'danmaku') AS danmaku, SUM(r.kind = 'playback') AS playback, MAX(r.created_at) AS latest
+      `SELECT r.title_id, t.title, COUNT(*) AS count, SUM(r.kind = 'danmaku') AS danmaku, SUM(r.kind = 'playback') AS playback, SUM(r.kind = 'comment') AS comment, MAX(r.created_at) AS latest
          FROM reports r LEFT JOIN titles t ON t.id = r.title_id
         WHERE r.status = ?1 AND (?2 = '' OR r.kind = ?2)
         GROUP BY r.title_id ORDER BY count DESC, latest DESC, r.title_id LIMIT ?3 OFFSET ?4`,
@@ -128,7 +129,7 @@ export async function reportQueue(db: D1Database, query: ReportQuery): Promise<R
     titleId: g.title_id,
     title: g.title ?? g.title_id,
     count: g.count,
-    byKind: { danmaku: g.danmaku, playback: g.playback },
+    byKind: { danmaku: g.danmaku, playback: g.playback, comment: g.comment },
     latest: g.latest,
     reports: reportRows.filter((r) => r.title_id === g.title_id).map(queued),
   }));

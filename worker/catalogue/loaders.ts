@@ -2,6 +2,7 @@
  * The catalogue pages' loaders in the worker: each page's data from D1 (worker/catalogue/),
  * used by the server render and by GET /api/page/* (the browser's navigations).
  */
+import { listComments } from "../comments/store";
 import type { LoaderFunctionArgs } from "react-router";
 import {
   HOME_HOT_COUNT,
@@ -72,8 +73,14 @@ export function catalogueLoaders(dbOf: DbOf): CatalogueLoaders {
     },
     async video(args): Promise<VideoData> {
       const id = args.params.id ?? "";
-      const detail = /^[\w-]{1,40}$/.test(id) ? await titleDetail(dbOf(args), id, RELATED_COUNT) : null;
-      if (!detail) notFound("video");
+      const wellFormed = /^[\w-]{1,40}$/.test(id);
+      // The 评论区's first page is read alongside the title (two bounded reads: worker/comments/store.ts).
+      const comments = wellFormed ? listComments(dbOf(args), id, "hot", 1, null) : null;
+      const detail = wellFormed ? await titleDetail(dbOf(args), id, RELATED_COUNT) : null;
+      if (!detail || !comments) {
+        comments?.catch(() => {});
+        notFound("video");
+      }
       // /video/{id}/{n}: a bad or out-of-range episode (or an episode URL of a film) is a 404.
       const param = args.params.episode;
       const episode = param === undefined ? 1 : parseEpisodeParam(detail.video, param);
@@ -90,6 +97,7 @@ export function catalogueLoaders(dbOf: DbOf): CatalogueLoaders {
         ratingCount: score === null ? randomInt(100, 1099) : detail.ratings.count,
         viewerScore: score,
         ratings: detail.ratings,
+        comments: await comments,
       };
     },
   };

@@ -2,7 +2,8 @@
  * 举报 from the viewer pages (docs/admin.md, docs/decisions/0077-reports.md):
  *   POST /api/reports          `{ kind, title, episode?, reason, note?, comment?, time? }` — a 弹幕
  *                              (signed in only; `comment` and `time` name it in its room) or a
- *                              playback problem (报错, signed out too). `{ ok, message, duplicate? }`.
+ *                              playback problem (报错, signed out too) or a comment of the 评论区
+ *                              (signed in only; `comment`: its id). `{ ok, message, duplicate? }`.
  *   POST /api/reports/failure  `{ title, episode? }` — the player's beacon on a fatal playback
  *                              error, counted per title, episode and day (failures.ts). `{ counted }`.
  * Both come from the site's own pages only (an Origin naming this site or SITE_URL: browsers send
@@ -20,6 +21,7 @@ import { configOf } from "../config";
 import { findRoom } from "../danmaku/room-id";
 import { playKeys } from "../plays/visitor";
 import { limitBody, readJsonObject } from "../request-body";
+import { commentById } from "../comments/store";
 import { recordFailure } from "./failures";
 import { episodesOf, storeReport, type NewReport } from "./store";
 
@@ -27,8 +29,10 @@ type Status = 400 | 401 | 403 | 404 | 413 | 429 | 503;
 
 const STATUS: Partial<Record<ReportMessage, Status>> = {
   signInForDanmaku: 401,
+  signInForComment: 401,
   unknownVideo: 404,
   unknownComment: 404,
+  unknownCommentItem: 404,
   tooMany: 429,
   foreign: 403,
   unavailable: 503,
@@ -36,8 +40,10 @@ const STATUS: Partial<Record<ReportMessage, Status>> = {
 
 const CODES: Partial<Record<ReportMessage, string>> = {
   signInForDanmaku: "not_signed_in",
+  signInForComment: "not_signed_in",
   unknownVideo: "not_found",
   unknownComment: "unknown_comment",
+  unknownCommentItem: "unknown_comment",
   tooMany: "too_many_reports",
   foreign: "cross_site",
   unavailable: "unavailable",
@@ -94,12 +100,21 @@ reportsApi.post("/", async (c) => {
   const reporter = await reporterOf(session);
   if (reporter === "unavailable") return answer(refuse(c, "unavailable", { "Retry-After": "30" }));
   if (draft.kind === "danmaku" && reporter.id === null) return answer(refuse(c, "signInForDanmaku"));
+  if (draft.kind === "comment" && reporter.id === null) return answer(refuse(c, "signInForComment"));
   const nowMs = Date.now();
   try {
     const episodes = await episodesOf(c.env.DB, draft.titleId);
     if (episodes === null) return answer(refuse(c, "unknownVideo"));
     if (draft.episode > episodes) return answer(refuse(c, "badEpisode"));
     let target: Pick<NewReport, "targetId" | "targetText" | "targetTime"> = { targetId: null, targetText: null, targetTime: null };
+    let episode = draft.episode;
+    if (draft.commentId !== null) {
+      // A comment of the 评论区 (worker/comments/): live and of this title; the queue shows its text.
+      const reported = await commentById(c.env.DB, draft.commentId);
+      if (!reported || reported.state !== "live" || reported.titleId !== draft.titleId) return answer(refuse(c, "unknownCommentItem"));
+      target = { targetId: String(reported.id), targetText: reported.text, targetTime: null };
+      episode = reported.episode ?? 1;
+    }
     if (draft.comment) {
       const comment = await reportedComment(c.env, draft.titleId, draft.episode, draft.comment.id, draft.comment.time);
       if (!comment) return answer(refuse(c, "unknownComment"));
@@ -112,7 +127,7 @@ reportsApi.post("/", async (c) => {
         ...target,
         kind: draft.kind,
         titleId: draft.titleId,
-        episode: draft.episode,
+        episode,
         reason: draft.reason,
         note: draft.note,
         reporterId: reporter.id,

@@ -22,7 +22,12 @@ function What({ report, titleId }: { report: QueuedReport; titleId: string }) {
   const place = `第${report.episode}集`;
   return (
     <div>
-      {report.kind === "danmaku" ? (
+      {report.kind === "comment" ? (
+        <>
+          <q className="reported-text">{report.targetText ?? "（评论已不存在）"}</q>{" "}
+          <a href={`/admin/comments?title=${encodeURIComponent(titleId)}`}>评论管理</a> <a href={`${videoHref(titleId, 1)}#comments`}>查看视频</a>
+        </>
+      ) : report.kind === "danmaku" ? (
         <>
           <q className="reported-text">{report.targetText ?? "（弹幕已不存在）"}</q>{" "}
           <a href={videoHref(titleId, report.episode)}>
@@ -64,7 +69,17 @@ function ReportRow({ report, titleId, back }: { report: QueuedReport; titleId: s
               驳回
             </button>
           </form>
-        ) : (
+        ) : null}
+        {report.status === "open" && report.kind === "comment" && report.targetId ? (
+          <form method="post" action="/admin/comments/delete" className="actions" data-confirm="确定删除这条评论吗？">
+            <input type="hidden" name="back" value={back} />
+            <input type="hidden" name="c" value={report.targetId} />
+            <button type="submit" className="danger" aria-label={`删除举报 #${report.id} 的评论`}>
+              删除评论
+            </button>
+          </form>
+        ) : null}
+        {report.status === "open" ? null : (
           <span className="muted">
             {STATUS_NAMES[report.status]}
             {report.resolvedBy ? `（${report.resolvedBy}${report.resolvedAt ? `，${when(report.resolvedAt)}` : ""}）` : ""}
