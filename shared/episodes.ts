@@ -6,7 +6,7 @@
  */
 import type { Video } from "./catalogue/types";
 import { mediaNumberOf } from "./stream/contract";
-import { roomKey } from "./danmaku/model";
+import { roomKey } from "./danmaku/room-key";
 
 /** "3.mp4", "/3.mp4" → "/3.mp4" (the catalogue file may omit the slash; pure, so no catalogue import). */
 const normaliseMediaPath = (file: string) => "/" + file.replace(/^\/+/, "");

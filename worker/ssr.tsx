@@ -20,10 +20,14 @@ import { catalogueLoaders } from "./catalogue/loaders";
 import { playerPage } from "./player-page";
 import { CommentsSection } from "../shared/components/comments/CommentsSection";
 import { renderCommentsWith } from "../shared/components/comments/CommentsSlot";
+import { renderStructuredDataWith } from "../shared/pages/VideoPage";
+import { videoStructuredData } from "../shared/pages/video-structured-data";
 import { rankingOf } from "./plays/ranking";
 
 // The 评论区's first page is the worker's to render: the browser keeps that HTML until its client loads (shared/components/comments/CommentsSlot.tsx).
 renderCommentsWith(CommentsSection);
+// So is the video page's structured data (shared/pages/VideoPage.tsx keeps the server's JSON-LD).
+renderStructuredDataWith(videoStructuredData);
 
 /** What the worker hands to the loaders of one request. */
 export interface ServerLoaderContext {

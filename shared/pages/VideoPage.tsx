@@ -5,8 +5,8 @@ import { EpisodeList } from "../components/EpisodeList";
 import { EpisodeNav } from "../components/EpisodeNav";
 import { PageMeta } from "../components/PageMeta";
 import { VideoGrid } from "../components/VideoGrid";
-import { afterEnded, episodeCount, episodeMedia, isSeries, rangeIndexOf, videoPath } from "../episodes";
-import { formatRating, formatViews, isoDuration } from "../format";
+import { afterEnded, episodeMedia, isSeries, rangeIndexOf, videoPath } from "../episodes";
+import { formatRating, formatViews } from "../format";
 import { serializeForScript } from "../hydration";
 import { useLibrary } from "../components/library-context";
 import { lastEpisode } from "../library";
@@ -28,75 +28,16 @@ export function canonicalVideoPath(data: Pick<VideoData, "id" | "episode" | "epi
   return data.episodeInUrl ? videoPath(data.id, data.episode) : videoPath(data.id);
 }
 
-/** The viewers' average and count once enough viewers rated (VideoData.viewerScore), else the catalogue's rating. */
-function aggregateRating(video: Video, data: VideoData) {
-  return { "@type": "AggregateRating", ratingValue: data.viewerScore ?? video.rating, bestRating: 10, worstRating: 0, ratingCount: data.ratingCount };
+/** The page's structured data, built by the worker only (shared/pages/video-structured-data.ts, handed over at its start). */
+let structuredData: ((video: Video, data: VideoData, config: SiteConfig) => unknown) | null = null;
+
+/** The worker hands over the structured data's builder (worker/ssr.tsx): the browser's bundle never holds it. */
+export function renderStructuredDataWith(build: typeof structuredData): void {
+  structuredData = build;
 }
 
-/** schema.org VideoObject of one file (a single title, or one episode) with absolute URLs (spec §9, structured data). */
-function videoObject(video: Video, episode: number, config: SiteConfig, name: string, embedPath: string) {
-  const media = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}`, duration: video.duration };
-  return {
-    "@type": "VideoObject",
-    name,
-    description: video.description,
-    thumbnailUrl: [config.origin + media.coverImage],
-    uploadDate: `${video.year}-01-01`,
-    duration: isoDuration(media.duration),
-    contentUrl: config.origin + media.videoFile,
-    embedUrl: config.origin + embedPath,
-    inLanguage: "zh-CN",
-  };
-}
-
-/**
- * Structured data with absolute URLs: a VideoObject for a single title (spec §9); for a series a
- * TVSeries listing every episode on /video/{id}, and a TVEpisode (part of the series, with its
- * VideoObject) on /video/{id}/{n}.
- */
-export function videoStructuredData(video: Video, data: VideoData, config: SiteConfig) {
-  const context = "https://schema.org";
-  if (!isSeries(video)) {
-    return {
-      "@context": context,
-      ...videoObject(video, 1, config, video.title, videoPath(video.id)),
-      genre: video.category,
-      keywords: video.tags.join(","),
-      aggregateRating: aggregateRating(video, data),
-    };
-  }
-  const seriesUrl = config.origin + videoPath(video.id);
-  const episodeOf = (n: number) => {
-    const media = episodeMedia(video, n);
-    return { "@type": "TVEpisode", episodeNumber: n, name: media?.name ?? `第${n}集`, url: config.origin + videoPath(video.id, n) };
-  };
-  if (data.episodeInUrl) {
-    const episode = episodeOf(data.episode);
-    return {
-      "@context": context,
-      ...episode,
-      description: video.description,
-      partOfSeries: { "@type": "TVSeries", name: video.title, url: seriesUrl },
-      video: videoObject(video, data.episode, config, `${video.title} ${episode.name}`, videoPath(video.id, data.episode)),
-    };
-  }
-  return {
-    "@context": context,
-    "@type": "TVSeries",
-    name: video.title,
-    description: video.description,
-    url: seriesUrl,
-    image: `${config.origin}/${video.coverImage}`,
-    genre: video.category,
-    keywords: video.tags.join(","),
-    inLanguage: "zh-CN",
-    startDate: String(video.year),
-    numberOfEpisodes: video.totalEpisodes ?? episodeCount(video),
-    aggregateRating: aggregateRating(video, data),
-    episode: Array.from({ length: episodeCount(video) }, (_, i) => episodeOf(i + 1)),
-    trailer: videoObject(video, 1, config, `${video.title} ${episodeOf(1).name}`, videoPath(video.id, 1)),
-  };
-}
+/** The same object on every render in the browser: React keeps the server's JSON-LD as it is (it does not rewrite a hydrated element's HTML). */
+const KEEP = { __html: "" };
 
 /**
  * On /video/{id} of a series, the episode the visitor was watching last (browser storage, which
@@ -157,7 +98,12 @@ export function VideoPage() {
       <meta name="twitter:player" content={pageUrl} />
       <meta name="twitter:player:width" content={String(COVER_WIDTH)} />
       <meta name="twitter:player:height" content={String(COVER_HEIGHT)} />
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeForScript(videoStructuredData(video, data, config)) }} />
+      {/* Keyed by page: after a move in the browser the element is a new, empty one (crawlers read the server's). */}
+      <script
+        key={path}
+        type="application/ld+json"
+        dangerouslySetInnerHTML={structuredData ? { __html: serializeForScript(structuredData(video, data, config)) } : KEEP}
+      />
 
       <div className="video-layout">
         <div className="video-main">
