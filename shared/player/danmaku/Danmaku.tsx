@@ -302,7 +302,8 @@ export function DanmakuControls({ settings, update, signedIn, compact, unavailab
           登录后发送弹幕
         </a>
       )}
-      <ReportButton recent={recent} reportComment={reportComment} />
+      {/* Not in the compact fullscreen bar: one line over the video, above the player's controls. */}
+      {compact ? null : <ReportButton recent={recent} reportComment={reportComment} />}
       {compact ? null : (
         <details className="danmaku-settings">
           <summary>弹幕设置</summary>
