@@ -42,6 +42,8 @@ export function libraryEpisodeName(card: LibraryCard, n: number): string {
 /** A card on a list: the title's card fields and its view count (real plays, or the spec's random count). */
 export interface CardItem extends TitleCard {
   views: number;
+  /** The 评论区's count, when there are comments (shown where the card has room). */
+  comments?: number;
 }
 
 /** The card of a catalogue entry. */

@@ -53,6 +53,7 @@ export function VideoCard({ item, layout = "grid", eager = false, headingLevel =
             </span>
             <span>{video.year}</span>
             <span>{`${formatViews(item.views)}次播放`}</span>
+            {item.comments ? <span className="video-card-comments">{`${formatViews(item.comments)}条评论`}</span> : null}
           </p>
           <p className="video-card-categories">
             {video.category.slice(0, 2).map((c) => (

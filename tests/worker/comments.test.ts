@@ -6,6 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { COMMENT_MESSAGES, COMMENT_PAGE, MAX_COMMENT_CHARS, REMOVED_TEXT, type CommentPage, type CommentReply } from "../../shared/comments/model";
+import { cardsByIds } from "../../worker/catalogue/titles";
 import { BASE, call, signUp, uniqueIp, type Jar } from "./helpers/visitor";
 
 const SAME_SITE = { Origin: BASE };
@@ -231,6 +232,15 @@ describe("/api/comments", () => {
     const missing = await call("POST", "/api/reports", { json: { ...body, comment: c.id + 100000 }, jar: b.jar, headers: SAME_SITE });
     expect(missing.status).toBe(404);
     expect((await errorOf(missing)).message).toBe("这条评论不存在或已被删除");
+  });
+
+  it("cards carry the title's comment count once it has comments", async () => {
+    const id = "video_044";
+    const [before] = await cardsByIds(env.DB, [id]);
+    const { jar } = await signUp("comment-card");
+    await posted(jar, id, { text: "卡片上的评论数" });
+    const [after] = await cardsByIds(env.DB, [id]);
+    expect(after.comments).toBe((before.comments ?? 0) + 1);
   });
 
   it("nicknames follow the rules", async () => {

@@ -12,8 +12,11 @@ import { randomInt } from "../../shared/random";
  */
 export const EFFECTIVE_RATING = "COALESCE((SELECT r.score FROM title_rating_totals r WHERE r.title_id = t.id), t.rating)";
 
+/** A title's comment count (comment_titles, migrations/0023_comments.sql). Over `titles t`. */
+const COMMENT_COUNT = "(SELECT c.comments FROM comment_titles c WHERE c.title_id = t.id)";
+
 /** The columns a card query selects: `SELECT ${CARD_COLUMNS} FROM titles t LEFT JOIN title_hits h …`. */
-export const CARD_COLUMNS = `t.id AS id, t.card AS card, h.total AS hits, ${EFFECTIVE_RATING} AS rating`;
+export const CARD_COLUMNS = `t.id AS id, t.card AS card, h.total AS hits, ${EFFECTIVE_RATING} AS rating, ${COMMENT_COUNT} AS comments`;
 export const HITS_JOIN = "LEFT JOIN title_hits h ON h.title_id = t.id";
 
 export interface CardRow {
@@ -22,6 +25,8 @@ export interface CardRow {
   hits: number | null;
   /** EFFECTIVE_RATING. */
   rating: number;
+  /** The 评论区's count (null: none yet). */
+  comments: number | null;
 }
 
 /** Real plays where there are any, else the spec's random 1000–10999 (§9). */
@@ -30,7 +35,9 @@ export function cardViews(hits: number | null | undefined, min = 1000, max = 109
 }
 
 export function cardFrom(row: CardRow): CardItem {
-  return { ...(JSON.parse(row.card) as TitleCard), rating: row.rating, views: cardViews(row.hits) };
+  const card: CardItem = { ...(JSON.parse(row.card) as TitleCard), rating: row.rating, views: cardViews(row.hits) };
+  if (row.comments) card.comments = row.comments;
+  return card;
 }
 
 export const cardsFrom = (rows: readonly CardRow[]): CardItem[] => rows.map(cardFrom);
