@@ -39,10 +39,23 @@ describe("视频管理: 剧集 rows", () => {
             { videoFile: media(1), duration: "45:00", name: "第1集：开端" },
             { videoFile: media(2), duration: "44:00", name: "第2集：相遇" },
           ],
+          // A draft until it has its cover: the other test files' pages (home, listings) must not show a title whose cover is missing.
+          state: "draft",
         },
       },
     });
     expect(created.status(), await created.text()).toBe(200);
+    const cover = await (await context.request.get(`${baseURL()}/1.webp`)).body();
+    const covered = await context.request.post(`${baseURL()}/api/admin/titles/${id}/cover`, {
+      headers: { Origin: baseURL(), "Content-Type": "image/webp" },
+      data: cover,
+    });
+    expect(covered.status(), await covered.text()).toBe(200);
+    const published = await context.request.post(`${baseURL()}/api/admin/titles/bulk`, {
+      headers: { Origin: baseURL() },
+      data: { action: "publish", ids: [id] },
+    });
+    expect(published.status(), await published.text()).toBe(200);
 
     const { page, log } = await newPage(context);
     await page.setViewportSize(DESKTOP_1366);
