@@ -184,6 +184,8 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
       else v.addEventListener("loadedmetadata", seek, { once: true });
     }
     if (paused) return;
+    // Nor over a pause after the page hydrated: the element had played (its early start) and stands paused.
+    if (v && v.paused && !v.ended && v.played.length > 0) return;
     void cmd.start();
   }, [prefsApplied, stream.attached, cmd, isHandled, dismissResume, startAt]);
 

@@ -74,14 +74,15 @@ export const partSize = (size: number, part: number): number => Math.min(MULTIPA
 /**
  * The SHA-256 an object sent in parts is known by: over its parts' SHA-256s (32 bytes each, in
  * order) — as S3's multipart ETag is over the parts' MD5s. The worker checks every part's hash as
- * it streams in, so it can check this one without reading the object again.
+ * it streams in, so it can check this one without reading the object again. `sha256` is the
+ * caller's (WebCrypto in the browser and the worker: this layer has no I/O of its own).
  */
-export async function multipartSha256(partSha256s: readonly string[]): Promise<string> {
+export async function multipartSha256(partSha256s: readonly string[], sha256: (data: Uint8Array<ArrayBuffer>) => Promise<ArrayBuffer>): Promise<string> {
   const all = new Uint8Array(partSha256s.length * 32);
   partSha256s.forEach((hex, i) => {
     for (let b = 0; b < 32; b++) all[i * 32 + b] = Number.parseInt(hex.slice(b * 2, b * 2 + 2), 16);
   });
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
+  const digest = new Uint8Array(await sha256(all));
   return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 

@@ -49,7 +49,9 @@ const partOf = (bytes: Uint8Array<ArrayBuffer>, part: number) =>
 
 /** The hash an object sent in parts is known by (over its parts' SHA-256s). */
 const partsHash = async (bytes: Uint8Array<ArrayBuffer>) =>
-  multipartSha256(await Promise.all(Array.from({ length: partCount(bytes.length) }, (_, i) => sha256(partOf(bytes, i + 1)))));
+  multipartSha256(await Promise.all(Array.from({ length: partCount(bytes.length) }, (_, i) => sha256(partOf(bytes, i + 1)))), (data) =>
+    crypto.subtle.digest("SHA-256", data),
+  );
 
 interface State {
   parts: Array<{ part: number; size: number; sha256: string }>;

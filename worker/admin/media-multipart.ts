@@ -181,7 +181,12 @@ export async function completeMultipart(env: Env, id: string, rawName: string, n
     );
   const key = uploadObjectKey(id, found.value.row.number, rawName);
   // Only parts the worker verified, and exactly the file the page declared: else nothing is assembled and the parts go.
-  if ((await multipartSha256(parts.map((p) => p.sha256))) !== open.sha256) {
+  if (
+    (await multipartSha256(
+      parts.map((p) => p.sha256),
+      (data) => crypto.subtle.digest("SHA-256", data),
+    )) !== open.sha256
+  ) {
     await env.MEDIA.resumeMultipartUpload(key, open.r2_upload_id)
       .abort()
       .catch(() => {});

@@ -86,7 +86,7 @@ export class Uploader {
       const kind = uploadObjectKind(name);
       const inParts = kind !== null && needsMultipart(kind, bytes.length);
       const parts = inParts ? await Promise.all(Array.from({ length: partCount(bytes.length) }, (_, i) => sha256Of(this.part(bytes, i + 1)))) : [];
-      const sha256 = inParts ? await multipartSha256(parts) : await sha256Of(bytes);
+      const sha256 = inParts ? await multipartSha256(parts, (data) => crypto.subtle.digest("SHA-256", data)) : await sha256Of(bytes);
       if (known && known.size === bytes.length && known.sha256 === sha256) {
         this.progress.skippedBytes += size;
       } else if (inParts) {
