@@ -4,6 +4,7 @@
 // end, so an admin first gives 纸鸢与龙 (video_013, a film no other e2e file plays) an intro of
 // 0–9 s through 视频管理's API; a viewer who skips intros and left at 6 s is offered 0:09.
 import { describe, expect, it } from "vitest";
+import { PREFS_KEY } from "../../shared/stored-prefs";
 import { enrolledAdmin } from "./admin-pages";
 import { baseURL, browserForFile, media, open } from "./browser";
 import { newVisitor } from "./visitors";
@@ -26,16 +27,22 @@ describe("resume and a skipped intro", () => {
 
     const viewer = await newVisitor(browser());
     const { page, log } = await open(viewer, `/video/${FILM}`);
-    // Leave at 6 s, inside the intro (a pause saves the position), then turn 自动跳过片头片尾 on: with
-    // it on before the seek, the player would skip the intro itself and the position would not stay at 6.
+    // Leave at 6 s, inside the intro (a pause saves the position), with 自动跳过片头片尾 still off.
     await media(page, (v) => {
       v.pause();
       v.currentTime = 6;
     });
     await page.waitForFunction(() => (document.querySelector("video.player-video") as HTMLVideoElement).currentTime === 6);
     await media(page, (v) => v.dispatchEvent(new Event("pause")));
-    await page.getByRole("checkbox", { name: "自动跳过片头片尾" }).check();
     await page.close();
+    // Then 自动跳过片头片尾 on (the stored preference its checkbox writes), set on another page: on the
+    // video page the player would skip the intro itself at once and move the saved position.
+    const elsewhere = await open(viewer, "/schedule");
+    await elsewhere.page.evaluate((key) => {
+      const prefs = JSON.parse(localStorage.getItem(key) ?? "{}") as Record<string, unknown>;
+      localStorage.setItem(key, JSON.stringify({ ...prefs, autoSkip: true }));
+    }, PREFS_KEY);
+    await elsewhere.page.close();
 
     const again = await open(viewer, `/video/${FILM}`);
     const offer = again.page.getByRole("button", { name: /继续播放/ });

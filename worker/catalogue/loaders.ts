@@ -76,11 +76,10 @@ export function catalogueLoaders(dbOf: DbOf): CatalogueLoaders {
       const wellFormed = /^[\w-]{1,40}$/.test(id);
       // The 评论区's first page is read alongside the title (two bounded reads: worker/comments/store.ts).
       const comments = wellFormed ? listComments(dbOf(args), id, "hot", 1, null) : null;
+      // Awaited below; a failure meanwhile (the title's read failing first) must not go unhandled.
+      comments?.catch(() => {});
       const detail = wellFormed ? await titleDetail(dbOf(args), id, RELATED_COUNT) : null;
-      if (!detail || !comments) {
-        comments?.catch(() => {});
-        notFound("video");
-      }
+      if (!detail || !comments) notFound("video");
       // /video/{id}/{n}: a bad or out-of-range episode (or an episode URL of a film) is a 404.
       const param = args.params.episode;
       const episode = param === undefined ? 1 : parseEpisodeParam(detail.video, param);
