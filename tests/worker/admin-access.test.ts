@@ -110,6 +110,21 @@ const ROUTES: readonly Route[] = [
     expected: [SIGNED_OUT, NO_ROLE, [400, "nothing_selected"], STEP, [400, "nothing_selected"]],
   },
   { method: "GET", path: "/api/admin/danmaku/words", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  // 评论管理 (worker/admin/comments.ts): moderators and admins alike.
+  { method: "GET", path: "/api/admin/comments?text=x", expected: [SIGNED_OUT, NO_ROLE, [200, ""], STEP, [200, ""]] },
+  {
+    method: "POST",
+    path: "/api/admin/comments/delete",
+    json: { comments: [] },
+    expected: [SIGNED_OUT, NO_ROLE, [400, "nothing_selected"], STEP, [400, "nothing_selected"]],
+  },
+  // 片头 / 片尾 (worker/admin/markers.ts): admins only.
+  {
+    method: "POST",
+    path: "/api/admin/titles/video_99999/markers",
+    json: { version: 1, fields: {} },
+    expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "not_found"]],
+  },
   {
     method: "POST",
     path: "/api/admin/danmaku/words",
