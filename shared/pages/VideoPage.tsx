@@ -131,7 +131,7 @@ export function VideoPage() {
               <span className="badge badge-free">免费观看</span>
             </p>
             <VideoActions video={video} episode={episode} />
-            <WatchMount key={video.id} videoId={video.id} episode={episode} />
+            <WatchMount key={`watch/${video.id}`} videoId={video.id} episode={episode} />
             {video.episodes || video.intro || video.outro ? <PlaybackSettings /> : null}
             <p className="video-categories">
               {video.category.map((c) => (
@@ -150,9 +150,9 @@ export function VideoPage() {
             {series ? <EpisodeList key={`${video.id}/${rangeIndexOf(episode)}`} video={video} episode={episode} /> : null}
             <h2 className="video-subtitle">剧情简介</h2>
             <p className="video-description">{video.description}</p>
-            <RatingIsland key={video.id} titleId={video.id} siteRating={video.rating} summary={data.ratings} signedIn={user !== null} path={path} />
+            <RatingIsland key={`rating/${video.id}`} titleId={video.id} siteRating={video.rating} summary={data.ratings} signedIn={user !== null} path={path} />
           </div>
-          <CommentsSlot key={video.id} titleId={video.id} episode={episode} path={path} signedIn={!!user} page={data.comments} />
+          <CommentsSlot key={`comments/${video.id}`} titleId={video.id} episode={episode} path={path} signedIn={!!user} page={data.comments} />
         </div>
         <aside className="video-sidebar" aria-labelledby="related-title">
           {/* 一起看's panel (shared/player/watch/WatchParty.tsx) is portalled here on wide screens. */}

@@ -117,6 +117,9 @@ describe("线路", () => {
       expect(segments.mirror[0]).not.toMatch(/-00000\.m4s$/);
       await expect.poll(() => reports).toEqual([JSON.stringify({ episode: 1, line: 0 })]);
       expect(new URL(page.url()).pathname).toBe(PAGE); // the same title and episode
+      // The page around the player keeps one of each control through the switch (the page's
+      // re-render once duplicated the 一起看 button: two siblings shared one key).
+      expect(await page.locator(".watch-open").count()).toBe(1);
       await screenshot(page, `player-line-failover-${engine}`);
       await context.close();
     });

@@ -54,6 +54,7 @@ describe("a media outage mid-playback", () => {
       );
       await outage.waitFor({ state: "detached" });
       expect(new URL(page.url()).pathname).toBe(PAGE); // the same title: no jump to another one
+      expect(await page.locator(".watch-open").count()).toBe(1); // the page around the player untouched by the retries
       // hls.js plays the first three segments, then meets the outage mid-video. Chromium's own HLS
       // does not start on a stream whose later segments fail, and reports no error: the player's
       // stall watch finds the outage by asking for the media itself.
