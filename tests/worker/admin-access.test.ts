@@ -4,6 +4,7 @@ import { env } from "cloudflare:test";
 // write, the pages' redirects and 403, and no admin page in the edge page cache.
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultEdgeCache } from "../../worker/http/edge-cache";
+import { adminApi } from "../../worker/admin/api";
 import { pageCacheKey } from "../../worker/page-cache";
 import { BASE, call, callRead, signUp, uniqueEmail, type Jar } from "./helpers/visitor";
 import { enrolledHolder, newSession, SAME_SITE, type RoleHolder } from "./helpers/admin";
@@ -345,5 +346,20 @@ describe("the pages", () => {
       }
       expect(await cache.match(await pageCacheKey(BASE + path, env.DB)), path).toBeUndefined();
     }
+  });
+});
+
+describe("the table above is complete", () => {
+  it("every route worker/admin/api.ts declares has a row for every kind of visitor (a new route cannot be left out unseen)", () => {
+    // Hono's own list of the routes; the middlewares (`use`) and the catch-all 404 are not endpoints.
+    const declared = adminApi.routes.filter((r) => r.method !== "ALL");
+    // A declared path as a pattern (`:name` or `:name{regex}` is one segment, `*` the rest), tried on a row's path under /api/admin.
+    const pattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+(\{[^}]*\})?/g, "[^/]+").replace(/\*/g, ".+")}$`);
+    const rowPath = (row: Route) => row.path.split("?")[0].slice("/api/admin".length);
+    const missing = declared
+      .filter((r) => !ROUTES.some((row) => row.method === r.method && pattern(r.path).test(rowPath(row))))
+      .map((r) => `${r.method} ${r.path}`);
+    expect(declared.length).toBeGreaterThan(20);
+    expect(missing).toEqual([]);
   });
 });
