@@ -6,14 +6,14 @@
  * Muting is 弹幕管理's (one mute for 弹幕 and comments: /admin/danmaku/mutes).
  * docs/decisions/0111-comment-moderation.md.
  */
-import { UNKNOWN_EMAIL_MESSAGE } from "../../shared/admin/account-roles";
 import { DANMAKU_PAGE, MAX_DELETE, muteHolds, type DanmakuListQuery } from "../../shared/danmaku/moderation";
 import { takeDown } from "../comments/store";
 import { forgetCommentVersion } from "../comments/version";
 import type { AdminVisitor } from "./access";
 import type { Refusal, Result } from "./actions";
-import { auditStatement, prepared, shanghaiDayStart } from "./audit";
-import { emailsOf, findPoster, type Poster } from "./danmaku";
+import { auditStatement, prepared } from "./audit";
+import { moderationFilter, whereOf, type FilterColumns } from "./moderation-filter";
+import { emailsOf, type Poster } from "./posters";
 
 export const COMMENT_ADMIN_MESSAGES = {
   nothingSelected: "请先选择要删除的评论",
@@ -70,54 +70,27 @@ interface Row {
   until: number | null;
 }
 
-const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+const COMMENT_COLUMNS: FilterColumns = {
+  title: "c.title_id",
+  episode: "c.episode",
+  user: "c.user_id",
+  text: "c.text",
+  created: "c.created_at",
+  cursor: "c.id",
+};
 
 /** The newest comments first (DANMAKU_PAGE a page), with the 弹幕 list's filters (`before`: an id). */
 export async function listAdminComments(env: Env, query: DanmakuListQuery, nowMs = Date.now()): Promise<AdminCommentList> {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (query.title) {
-    where.push("(c.title_id = ? OR c.title_id IN (SELECT id FROM catalogue_titles WHERE title LIKE ? ESCAPE '\\'))");
-    params.push(query.title, likeOf(query.title));
-  }
-  if (query.episode) {
-    where.push("c.episode = ?");
-    params.push(Number(query.episode));
-  }
-  if (query.user) {
-    const poster = await findPoster(env, query.user);
-    if (poster === "unavailable") return { query, items: [], next: null, problem: "账号服务暂时无法按邮箱查找，请改用账号 ID" };
-    if (!poster)
-      return { query, items: [], next: null, problem: query.user.includes("@") ? UNKNOWN_EMAIL_MESSAGE(query.user) : COMMENT_ADMIN_MESSAGES.unknownUser };
-    where.push("c.user_id = ?");
-    params.push(poster.id);
-  }
-  if (query.text) {
-    where.push("c.text LIKE ? ESCAPE '\\'");
-    params.push(likeOf(query.text));
-  }
-  const from = shanghaiDayStart(query.from);
-  if (from !== null) {
-    where.push("c.created_at >= ?");
-    params.push(from);
-  }
-  const to = shanghaiDayStart(query.to);
-  if (to !== null) {
-    where.push("c.created_at < ?");
-    params.push(to + 86_400_000);
-  }
-  if (query.before !== null) {
-    where.push("c.id < ?");
-    params.push(query.before);
-  }
+  const filter = await moderationFilter(env, query, COMMENT_COLUMNS, COMMENT_ADMIN_MESSAGES.unknownUser);
+  if ("problem" in filter) return { query, items: [], next: null, problem: filter.problem };
   const { results } = await env.DB.prepare(
     "SELECT c.id, c.title_id, t.title, c.episode, c.parent_id, c.user_id, c.text, c.created_at, c.likes, c.replies, c.state, c.removed_by, " +
       "(m.user_id IS NOT NULL) AS muted, m.until FROM comments c LEFT JOIN catalogue_titles t ON t.id = c.title_id " +
       "LEFT JOIN danmaku_mutes m ON m.user_id = c.user_id" +
-      (where.length ? ` WHERE ${where.join(" AND ")}` : "") +
+      whereOf(filter.where) +
       " ORDER BY c.id DESC LIMIT ?",
   )
-    .bind(...params, DANMAKU_PAGE + 1)
+    .bind(...filter.params, DANMAKU_PAGE + 1)
     .all<Row>();
   const rows = results.slice(0, DANMAKU_PAGE);
   const emails = await emailsOf(

@@ -19,14 +19,13 @@ import {
   type DanmakuListQuery,
 } from "../../shared/danmaku/moderation";
 import { charCount, parseWordList } from "../../shared/danmaku/model";
-import { configOf } from "../config";
 import { forgetCachedJson } from "../edge-answers";
 import { defaultBlockedWords, parseStoredWords } from "../danmaku/policy";
 import type { AdminVisitor } from "./access";
-import { accountDirectoryOf } from "./accounts";
-import { accountRolesOf } from "./account-roles";
 import type { Refusal, Result } from "./actions";
-import { auditStatement, prepared, shanghaiDayStart, type AuditEntry } from "./audit";
+import { auditStatement, prepared, type AuditEntry } from "./audit";
+import { moderationFilter, whereOf, type FilterColumns } from "./moderation-filter";
+import { ACCOUNT_ID, emailsOf, findPoster, type Poster } from "./posters";
 
 const refusal = (status: Refusal["status"], code: string, message: string): Refusal => ({ ok: false, status, code, message });
 
@@ -42,40 +41,6 @@ export const DANMAKU_ADMIN_MESSAGES = {
   tooManyWords: `屏蔽词最多 ${MAX_WORDS} 个`,
   wordTooLong: (word: string) => `屏蔽词“${word.slice(0, MAX_WORD_CHARS)}…”超过 ${MAX_WORD_CHARS} 个字`,
 } as const;
-
-const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A poster: the account id, and the e-mail where the account service tells it. */
-export interface Poster {
-  id: string;
-  email: string | null;
-}
-
-/** The account an e-mail or an account id names; null when none; "unavailable" when the service cannot tell. */
-export async function findPoster(env: Env, input: string): Promise<Poster | null | "unavailable"> {
-  const text = input.trim();
-  if (ACCOUNT_ID.test(text)) {
-    const id = text.toLowerCase();
-    const directory = accountDirectoryOf(env);
-    if (!directory) return { id, email: null };
-    const account = await directory.byId(id, Date.now());
-    return account ? { id, email: account.email } : null;
-  }
-  if (!text.includes("@")) return null;
-  const roles = accountRolesOf(env);
-  if (!roles) return "unavailable";
-  const account = await roles.find(normaliseEmail(text));
-  return account ? { id: account.id, email: account.email } : null;
-}
-
-/** E-mails of account ids: the embedded service's table in one read; a Supabase project's are not looked up (the list shows the id). */
-export async function emailsOf(env: Env, ids: readonly string[]): Promise<Map<string, string>> {
-  if (ids.length === 0 || configOf(env).SUPABASE_URL) return new Map();
-  const { results } = await env.DB.prepare("SELECT id, email FROM users WHERE id IN (SELECT value FROM json_each(?))")
-    .bind(JSON.stringify([...new Set(ids)]))
-    .all<{ id: string; email: string }>();
-  return new Map(results.map((r) => [r.id, r.email]));
-}
 
 // ---- the list ---------------------------------------------------------------------------------
 
@@ -121,55 +86,20 @@ interface PostRow {
   until: number | null;
 }
 
-const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+const DANMAKU_COLUMNS: FilterColumns = { title: "p.video_id", episode: "p.episode", user: "p.user_id", text: "p.text", created: "p.created", cursor: "p.seq" };
 
 /** The newest comments first (DANMAKU_PAGE a page), filtered by title, episode, user, text and day. */
 export async function listDanmaku(env: Env, query: DanmakuListQuery, nowMs = Date.now()): Promise<DanmakuList> {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (query.title) {
-    where.push("(p.video_id = ? OR p.video_id IN (SELECT id FROM catalogue_titles WHERE title LIKE ? ESCAPE '\\'))");
-    params.push(query.title, likeOf(query.title));
-  }
-  if (query.episode) {
-    where.push("p.episode = ?");
-    params.push(Number(query.episode));
-  }
-  if (query.user) {
-    // An account id is taken as it is: the comments of an account deleted since are still found.
-    const poster = ACCOUNT_ID.test(query.user) ? { id: query.user.toLowerCase(), email: null } : await findPoster(env, query.user);
-    if (poster === "unavailable") return { query, items: [], next: null, problem: "账号服务暂时无法按邮箱查找，请改用账号 ID" };
-    if (!poster)
-      return { query, items: [], next: null, problem: query.user.includes("@") ? UNKNOWN_EMAIL_MESSAGE(query.user) : DANMAKU_ADMIN_MESSAGES.unknownUser };
-    where.push("p.user_id = ?");
-    params.push(poster.id);
-  }
-  if (query.text) {
-    where.push("p.text LIKE ? ESCAPE '\\'");
-    params.push(likeOf(query.text));
-  }
-  const from = shanghaiDayStart(query.from);
-  if (from !== null) {
-    where.push("p.created >= ?");
-    params.push(from);
-  }
-  const to = shanghaiDayStart(query.to);
-  if (to !== null) {
-    where.push("p.created < ?");
-    params.push(to + 86_400_000);
-  }
-  if (query.before !== null) {
-    where.push("p.seq < ?");
-    params.push(query.before);
-  }
+  const filter = await moderationFilter(env, query, DANMAKU_COLUMNS, DANMAKU_ADMIN_MESSAGES.unknownUser);
+  if ("problem" in filter) return { query, items: [], next: null, problem: filter.problem };
   const sql =
     "SELECT p.seq, p.room, p.comment_id, p.video_id, p.episode, p.user_id, p.text, p.time, p.created, t.title, " +
     "(m.user_id IS NOT NULL) AS muted, m.until FROM danmaku_posts p " +
     "LEFT JOIN catalogue_titles t ON t.id = p.video_id LEFT JOIN danmaku_mutes m ON m.user_id = p.user_id" +
-    (where.length ? ` WHERE ${where.join(" AND ")}` : "") +
+    whereOf(filter.where) +
     " ORDER BY p.seq DESC LIMIT ?";
   const { results } = await env.DB.prepare(sql)
-    .bind(...params, DANMAKU_PAGE + 1)
+    .bind(...filter.params, DANMAKU_PAGE + 1)
     .all<PostRow>();
   const rows = results.slice(0, DANMAKU_PAGE);
   const emails = await emailsOf(

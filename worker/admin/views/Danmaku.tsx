@@ -2,9 +2,11 @@
  * 弹幕管理's screens (both roles): the comments of every room (filters, delete a selection), the
  * blocked words, and the muted users (mute for 1 / 7 / 30 days or for good, lift a mute).
  */
-import { beijingMinute, commentRefText, MUTE_CHOICES, MUTE_NAMES, type DanmakuListQuery } from "../../../shared/danmaku/moderation";
-import { untilText, type DanmakuItem, type DanmakuList, type Mute, type Poster, type WordsView } from "../danmaku";
+import { beijingMinute, commentRefText, MUTE_CHOICES, MUTE_NAMES } from "../../../shared/danmaku/moderation";
+import { untilText, type DanmakuItem, type DanmakuList, type Mute, type WordsView } from "../danmaku";
+import type { Poster } from "../posters";
 import { ConfirmForm, Notice, SelectField } from "./Layout";
+import { ModerationList } from "./ModerationList";
 
 const TABS = [
   { href: "/admin/danmaku", label: "弹幕列表" },
@@ -33,14 +35,6 @@ function videoTime(seconds: number): string {
   const mm = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, "0");
   return hh > 0 ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
-}
-
-export function listHref(query: DanmakuListQuery, before: number | null = null): string {
-  const params = new URLSearchParams();
-  for (const key of ["title", "episode", "user", "text", "from", "to"] as const) if (query[key]) params.set(key, query[key]);
-  if (before !== null) params.set("before", String(before));
-  const search = params.toString();
-  return `/admin/danmaku${search ? `?${search}` : ""}`;
 }
 
 function Row({ item }: { item: DanmakuItem }) {
@@ -76,88 +70,26 @@ export interface DanmakuScreenProps {
 }
 
 export function DanmakuScreen({ list, ok, error }: DanmakuScreenProps) {
-  const { query } = list;
   return (
     <>
       <h1>弹幕管理</h1>
       <Tabs current="/admin/danmaku" />
       {ok ? <Notice kind="ok">{ok}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
-      <form method="get" action="/admin/danmaku" className="row panel" role="search" aria-label="筛选弹幕">
-        <div className="field grow">
-          <label htmlFor="dm-title">视频标题或编号</label>
-          <input id="dm-title" name="title" type="search" defaultValue={query.title} autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor="dm-episode">集数</label>
-          <input id="dm-episode" name="episode" type="number" min={1} max={9999} inputMode="numeric" defaultValue={query.episode} />
-        </div>
-        <div className="field grow">
-          <label htmlFor="dm-user">用户（邮箱或账号 ID）</label>
-          <input id="dm-user" name="user" type="search" defaultValue={query.user} autoComplete="off" />
-        </div>
-        <div className="field grow">
-          <label htmlFor="dm-text">弹幕内容</label>
-          <input id="dm-text" name="text" type="search" defaultValue={query.text} autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor="dm-from">从（北京时间）</label>
-          <input id="dm-from" name="from" type="date" defaultValue={query.from} />
-        </div>
-        <div className="field">
-          <label htmlFor="dm-to">到</label>
-          <input id="dm-to" name="to" type="date" defaultValue={query.to} />
-        </div>
-        <div className="field">
-          <button type="submit">筛选</button>
-        </div>
-      </form>
-      {list.problem ? <Notice kind="error">{list.problem}</Notice> : null}
-      <form
-        method="post"
-        action="/admin/danmaku/delete"
-        className="panel"
-        aria-labelledby="dm-found"
-        data-confirm="确定删除选中的弹幕吗？删除后所有观众的屏幕上会立即消失，无法恢复。"
+      <ModerationList
+        noun="弹幕"
+        base="/admin/danmaku"
+        prefix="dm"
+        query={list.query}
+        problem={list.problem}
+        count={list.items.length}
+        next={list.next}
+        confirm="确定删除选中的弹幕吗？删除后所有观众的屏幕上会立即消失，无法恢复。"
       >
-        <h2 id="dm-found">{`${query.before === null ? "最新的弹幕" : "更早的弹幕"}（本页 ${list.items.length} 条）`}</h2>
-        <input type="hidden" name="back" value={listHref(query, query.before)} />
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col" className="nowrap">
-                  <span className="visually-hidden">选择</span>
-                </th>
-                <th scope="col">弹幕</th>
-                <th scope="col" className="wide-only">
-                  视频
-                </th>
-                <th scope="col">用户</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((item) => (
-                <Row key={item.seq} item={item} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {list.items.length === 0 ? <p className="muted">没有符合条件的弹幕。</p> : null}
-        {list.items.length > 0 ? (
-          <div className="row">
-            <div className="field">
-              <button type="submit" className="danger">
-                删除选中的弹幕
-              </button>
-            </div>
-          </div>
-        ) : null}
-      </form>
-      <nav className="pager" aria-label="分页">
-        {query.before !== null ? <a href={listHref(query)}>最新</a> : <span />}
-        {list.next !== null ? <a href={listHref(query, list.next)}>更早的弹幕</a> : null}
-      </nav>
+        {list.items.map((item) => (
+          <Row key={item.seq} item={item} />
+        ))}
+      </ModerationList>
     </>
   );
 }
