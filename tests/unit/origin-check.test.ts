@@ -1,7 +1,7 @@
 // The worker's one origin check (worker/auth/csrf.ts): forms and beacons may lack an Origin, the
 // 弹幕 socket and send may not; SITE_URL's origin counts as this site's only when the caller names it.
 import { describe, expect, it } from "vitest";
-import { isCrossSiteRequest, isSameSiteRequest } from "../../worker/auth/csrf";
+import { isCrossSiteRequest, isFromThisSite, isSameSiteRequest } from "../../worker/auth/csrf";
 
 const SITE = "https://yingshi.test";
 
@@ -42,5 +42,17 @@ describe("isSameSiteRequest", () => {
     expect(isCrossSiteRequest(viaWorkersDev(SITE))).toBe(true);
     expect(isSameSiteRequest(viaWorkersDev(SITE), { requireOrigin: true, siteUrl: "not a url" })).toBe(false);
     expect(isSameSiteRequest(viaWorkersDev(""), { requireOrigin: true, siteUrl: "" })).toBe(false);
+  });
+});
+
+describe("isFromThisSite (every JSON API, socket and beacon)", () => {
+  const env = (SITE_URL?: string) => ({ SITE_URL }) as unknown as Env;
+  it("needs an Origin, and takes this origin or the configured SITE_URL's", () => {
+    const mirror = "https://tv.example.com";
+    expect(isFromThisSite(request({ Origin: SITE }), env())).toBe(true);
+    expect(isFromThisSite(request(), env())).toBe(false);
+    expect(isFromThisSite(request({ Origin: mirror }), env())).toBe(false);
+    expect(isFromThisSite(request({ Origin: mirror }), env(`${mirror}/`))).toBe(true);
+    expect(isFromThisSite(request({ Origin: "https://evil.example" }), env(`${mirror}/`))).toBe(false);
   });
 });

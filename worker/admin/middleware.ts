@@ -8,9 +8,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
-import { isSameSiteRequest } from "../auth/csrf";
+import { isFromThisSite } from "../auth/csrf";
 import { applySession, createRequestSession, type RequestSession } from "../auth/session";
-import { configOf } from "../config";
 import { limitBody } from "../request-body";
 import { adminAccess, type AdminAccess } from "./access";
 
@@ -40,7 +39,7 @@ const isWrite = (method: string) => method !== "GET" && method !== "HEAD";
 /** Refuses a write from another site (or without an Origin) with `refuse(c)`. */
 export function sameSiteWrites(refuse: (c: AdminContext) => Response): MiddlewareHandler<AdminEnv> {
   return async (c, next) => {
-    if (isWrite(c.req.method) && !isSameSiteRequest(c.req.raw, { requireOrigin: true, siteUrl: configOf(c.env).SITE_URL })) return refuse(c);
+    if (isWrite(c.req.method) && !isFromThisSite(c.req.raw, c.env)) return refuse(c);
     await next();
   };
 }

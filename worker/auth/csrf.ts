@@ -12,6 +12,8 @@
  *   an upgrade and on a fetch with a JSON body, and a WebSocket upgrade is a GET that SameSite=Lax
  *   does not stop, so a missing Origin means no page of this site (cross-site WebSocket hijacking).
  */
+import { configOf } from "../config";
+
 export interface OriginPolicy {
   /** Refuse a request without an Origin header (WebSocket upgrades, JSON posts). */
   requireOrigin: boolean;
@@ -35,6 +37,14 @@ export function isSameSiteRequest(request: Request, policy: OriginPolicy): boole
   if (origin === "" || origin === "null") return false;
   if (origin === new URL(request.url).origin) return true;
   return policy.siteUrl !== undefined && policy.siteUrl !== "" && origin === originOf(policy.siteUrl);
+}
+
+/**
+ * A JSON write, a WebSocket upgrade or a beacon from this site's pages: the Origin must be there and
+ * name this origin or SITE_URL's. The one policy of every JSON API and socket.
+ */
+export function isFromThisSite(request: Request, env: Env): boolean {
+  return isSameSiteRequest(request, { requireOrigin: true, siteUrl: configOf(env).SITE_URL });
 }
 
 /** A state-changing form or beacon request from another site (a missing Origin is allowed: see above). */

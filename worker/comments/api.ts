@@ -23,9 +23,9 @@ import { containsBlockedWord } from "../../shared/danmaku/model";
 import { muteMessage } from "../../shared/danmaku/moderation";
 import { toSimplified } from "../../shared/search/t2s";
 import type { AppEnv } from "../app-env";
-import { isSameSiteRequest } from "../auth/csrf";
+import { isFromThisSite } from "../auth/csrf";
 import { applySession, createRequestSession, currentUser, type RequestSession } from "../auth/session";
-import { configOf } from "../config";
+import { signedInAccount } from "../auth/signed-in";
 import { defaultBlockedWords, readPostPolicy } from "../danmaku/policy";
 import { limitBody, readJsonObject } from "../request-body";
 import { episodesOf } from "../reports/store";
@@ -71,16 +71,11 @@ function refuse(c: C, code: CommentMessage, message: string = COMMENT_MESSAGES[c
   return c.json({ error: { code, message } }, STATUS[code] ?? 400, { ...PRIVATE, ...headers });
 }
 
-const fromThisSite = (c: C) => isSameSiteRequest(c.req.raw, { requireOrigin: true, siteUrl: configOf(c.env).SITE_URL });
+const fromThisSite = (c: C) => isFromThisSite(c.req.raw, c.env);
 
 /** The signed-in account, or the answer instead (401, or 503 when the account service is down). */
-async function signedIn(c: C, code: CommentMessage = "notSignedIn"): Promise<{ session: RequestSession; userId: string } | Response> {
-  const session = createRequestSession(c);
-  if (!session.hasCookie) return refuse(c, code);
-  const result = await currentUser(session);
-  if (result.user) return { session, userId: result.user.id };
-  return applySession(session, result.transient ? refuse(c, "unavailable", COMMENT_MESSAGES.unavailable, { "Retry-After": "30" }) : refuse(c, code));
-}
+const signedIn = (c: C, code: CommentMessage = "notSignedIn") =>
+  signedInAccount(c, (why) => (why === "unavailable" ? refuse(c, "unavailable", COMMENT_MESSAGES.unavailable, { "Retry-After": "30" }) : refuse(c, code)));
 
 /** A reader: the signed-in account where there is one (null when signed out, or the service cannot tell: the public answer). */
 async function reader(c: C): Promise<{ session: RequestSession | null; userId: string | null }> {

@@ -15,8 +15,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { DANMAKU_MESSAGES, MAX_MESSAGE_BYTES, MAX_VIDEO_TIME, modeOfDplayerType, toDplayerItem, type DanmakuErrorCode } from "../../shared/danmaku/model";
 import type { AppEnv } from "../app-env";
-import { isSameSiteRequest } from "../auth/csrf";
-import { configOf } from "../config";
+import { isFromThisSite } from "../auth/csrf";
 import { applySession, createRequestSession, currentUser, storedSession, userFromStoredToken, type RequestSession } from "../auth/session";
 import { MAX_READ, SESSION_HEADER, WORDS_HEADER, type PostResult, type RoomInfo, type SocketSession } from "./room";
 import { findRoom, type RoomRef } from "./room-id";
@@ -54,15 +53,6 @@ function roomOf(env: Env, room: RoomRef) {
 }
 
 const infoOf = (room: RoomRef): RoomInfo => ({ key: room.key, sampleSeconds: room.sampleSeconds });
-
-/**
- * Whether the request comes from this site (worker/auth/csrf.ts): the Origin header must be there
- * (browsers always send it on WebSocket upgrades and JSON posts; cross-site WebSocket hijacking)
- * and name this origin or SITE_URL's.
- */
-function isFromThisSite(request: Request, env: Env): boolean {
-  return isSameSiteRequest(request, { requireOrigin: true, siteUrl: configOf(env).SITE_URL });
-}
 
 /**
  * The session of a WebSocket upgrade, without refreshing it (a 101 answer cannot carry the

@@ -19,8 +19,9 @@ import { TITLES_TABLE } from "../../shared/catalogue/import-plan";
 import { isTitleId } from "../../shared/catalogue/title-ids";
 import { addToList, isListName, LIST_LIMIT, mergeLists, parseLists, type ListItem, type ListName, type SeriesLists } from "../../shared/series-lists";
 import type { AppContext, AppEnv } from "../app-env";
-import { isSameSiteRequest } from "../auth/csrf";
-import { applySession, createRequestSession, currentUser, type RequestSession } from "../auth/session";
+import { isFromThisSite } from "../auth/csrf";
+import { applySession } from "../auth/session";
+import { signedInAccount } from "../auth/signed-in";
 import { readJsonObject } from "../request-body";
 
 /** Two full lists of ids and times fit well under this. */
@@ -65,21 +66,16 @@ async function knownIds(db: D1Database, ids: readonly string[]): Promise<Set<str
 }
 
 /** The signed-in account of a request, or the answer to give instead (401, or 503 when the account service is down). */
-async function signedIn(c: AppContext): Promise<{ session: RequestSession; userId: string } | Response> {
-  const session = createRequestSession(c);
-  const result = await currentUser(session);
-  if (result.user) return { session, userId: result.user.id };
-  return applySession(
-    session,
-    result.transient ? fail(c, 503, "service_unavailable", "账号服务暂时不可用，请稍后再试") : fail(c, 401, "not_signed_in", "请先登录"),
+const signedIn = (c: AppContext) =>
+  signedInAccount(c, (why) =>
+    why === "unavailable" ? fail(c, 503, "service_unavailable", "账号服务暂时不可用，请稍后再试") : fail(c, 401, "not_signed_in", "请先登录"),
   );
-}
 
 export const listsApi = new Hono<AppEnv>();
 
 // A write from another site is refused before anything is read (a JSON write always has an Origin).
 listsApi.use("*", async (c: AppContext, next) => {
-  if (c.req.method !== "GET" && c.req.method !== "HEAD" && !isSameSiteRequest(c.req.raw, { requireOrigin: true })) {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && !isFromThisSite(c.req.raw, c.env)) {
     return fail(c, 403, "cross_site", "请求来源无效");
   }
   return next();

@@ -14,9 +14,9 @@ import { Hono } from "hono";
 import { isTitleId } from "../../shared/catalogue/title-ids";
 import { isRatingScore } from "../../shared/ratings";
 import type { AppContext, AppEnv } from "../app-env";
-import { isSameSiteRequest } from "../auth/csrf";
-import { applySession, createRequestSession, currentUser, type RequestSession } from "../auth/session";
-import { configOf } from "../config";
+import { isFromThisSite } from "../auth/csrf";
+import { applySession, createRequestSession, currentUser } from "../auth/session";
+import { signedInAccount } from "../auth/signed-in";
 import { limitBody, readJsonObject } from "../request-body";
 import { titleExists } from "../catalogue/titles";
 import { countWrite, ratingOf, ratingSummary, RATING_WRITES, writeRating } from "./store";
@@ -30,21 +30,16 @@ function fail(c: AppContext, status: ErrorStatus, code: string, message: string,
 }
 
 /** The signed-in account of a request, or the answer to give instead (401, or 503 when the account service is down). */
-async function signedIn(c: AppContext): Promise<{ session: RequestSession; userId: string } | Response> {
-  const session = createRequestSession(c);
-  const result = await currentUser(session);
-  if (result.user) return { session, userId: result.user.id };
-  return applySession(
-    session,
-    result.transient ? fail(c, 503, "service_unavailable", "账号服务暂时不可用，请稍后再试") : fail(c, 401, "not_signed_in", "请先登录后再评分"),
+const signedIn = (c: AppContext) =>
+  signedInAccount(c, (why) =>
+    why === "unavailable" ? fail(c, 503, "service_unavailable", "账号服务暂时不可用，请稍后再试") : fail(c, 401, "not_signed_in", "请先登录后再评分"),
   );
-}
 
 export const ratingsApi = new Hono<AppEnv>();
 
 // A write from another site is refused before anything is read (browsers send an Origin on every fetch PUT/DELETE).
 ratingsApi.use("*", async (c: AppContext, next) => {
-  if (c.req.method !== "GET" && c.req.method !== "HEAD" && !isSameSiteRequest(c.req.raw, { requireOrigin: true, siteUrl: configOf(c.env).SITE_URL })) {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && !isFromThisSite(c.req.raw, c.env)) {
     return fail(c, 403, "cross_site", "请求来源无效");
   }
   return next();

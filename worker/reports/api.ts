@@ -15,9 +15,8 @@ import { isTitleId } from "../../shared/catalogue/title-ids";
 import { checkReport, REPORT_MESSAGES, REPORT_WINDOW_MS, type ReportMessage } from "../../shared/reports/model";
 import { utcDay } from "../../shared/ranking";
 import type { AppEnv } from "../app-env";
-import { isSameSiteRequest } from "../auth/csrf";
+import { isFromThisSite } from "../auth/csrf";
 import { applySession, createRequestSession, currentUser, type RequestSession } from "../auth/session";
-import { configOf } from "../config";
 import { findRoom } from "../danmaku/room-id";
 import { playKeys } from "../plays/visitor";
 import { limitBody, readJsonObject } from "../request-body";
@@ -61,7 +60,7 @@ function refuse(c: Context<AppEnv>, message: ReportMessage, headers: Record<stri
   return c.json({ error: { code: CODES[message] ?? message, message: REPORT_MESSAGES[message] } }, STATUS[message] ?? 400, { ...NO_STORE, ...headers });
 }
 
-const fromThisSite = (c: Context<AppEnv>) => isSameSiteRequest(c.req.raw, { requireOrigin: true, siteUrl: configOf(c.env).SITE_URL });
+const fromThisSite = (c: Context<AppEnv>) => isFromThisSite(c.req.raw, c.env);
 
 /** The signed-in reporter's account id (null: signed out), or "unavailable" when the account service could not say. */
 async function reporterOf(session: RequestSession): Promise<{ id: string | null } | "unavailable"> {

@@ -13,9 +13,8 @@ import { isTitleId } from "../../shared/catalogue/title-ids";
 import { videoPath } from "../../shared/episodes";
 import { isRoomCode, roomCodeFrom, roomPath, WATCH_MESSAGES, type RoomState } from "../../shared/watch/protocol";
 import type { AppEnv } from "../app-env";
-import { isSameSiteRequest } from "../auth/csrf";
+import { isFromThisSite } from "../auth/csrf";
 import { applySession, createRequestSession, currentUser, storedSession, userFromStoredToken } from "../auth/session";
-import { configOf } from "../config";
 import { defaultBlockedWords } from "../danmaku/policy";
 import type { SocketSession } from "../danmaku/room";
 import { WATCH_SESSION_HEADER, WATCH_WORDS_HEADER } from "./room";
@@ -24,10 +23,6 @@ const noStore = { "Cache-Control": "no-store" };
 
 function roomOf(env: Env, code: string) {
   return env.WATCH.get(env.WATCH.idFromName(code));
-}
-
-function isFromThisSite(request: Request, env: Env): boolean {
-  return isSameSiteRequest(request, { requireOrigin: true, siteUrl: configOf(env).SITE_URL });
 }
 
 const error = (c: Context<AppEnv>, code: string, message: string, status: 400 | 401 | 403 | 404 | 413 | 426 | 503) =>
