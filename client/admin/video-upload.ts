@@ -218,12 +218,20 @@ function setUp(box: HTMLElement): void {
         onDone = resolve;
         onFail = reject;
       });
-      ask({ kind: "pack", file, uploadId: upload.id, stored, coverTime, parallel: PARALLEL });
+      // A series (episodes to choose from; a film has only 视频本身): its 片头 / 片尾 are looked for ("" is episode 1).
+      const seriesEpisode = target && target.options.length > 1 ? (episode ?? 1) : null;
+      ask({ kind: "pack", file, uploadId: upload.id, stored, coverTime, parallel: PARALLEL, seriesEpisode });
       const result = await done.finally(() => (onDone = onFail = null));
       for (const bar of bars.values()) bar.value = bar.max;
       say("全部文件已上传，正在校验并发布…");
-      await api(`/api/admin/uploads/${upload.id}/publish`, { method: "POST", json: { objects: result.objects, bytes: result.bytes } });
-      say(`已发布：${result.objects} 个文件，${mb(result.bytes)}（本次发送 ${mb(result.sentBytes)}）。`);
+      const published = await api<{ markers: number }>(`/api/admin/uploads/${upload.id}/publish`, {
+        method: "POST",
+        json: { objects: result.objects, bytes: result.bytes, markers: result.markers },
+      });
+      say(
+        `已发布：${result.objects} 个文件，${mb(result.bytes)}（本次发送 ${mb(result.sentBytes)}）。` +
+          (published.markers > 0 ? `找到片头 / 片尾 ${published.markers} 处，可在「片头 / 片尾」中修改（刷新后显示）。` : ""),
+      );
       box.dataset.published = "yes";
       resumeBox.replaceChildren();
     } catch (error) {

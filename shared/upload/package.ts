@@ -12,20 +12,31 @@ import { isSubtitleLanguage, streamFileKind, streamKey, streamNames, type Stream
 
 export const PROGRESSIVE_NAME = "video.mp4";
 export const COVER_NAME = "cover.webp";
+/**
+ * The audio fingerprint of a series' episode (shared/media/mono-pcm.ts `fingerprintBytes`): kept
+ * with the media, never served, so the next episode's upload can find the 片头 / 片尾 they share
+ * (docs/decisions/0099-browser-intro-detection.md).
+ */
+export const FINGERPRINT_NAME = "audio.fp";
 
-export type UploadObjectKind = StreamFileKind | "progressive" | "cover";
+export type UploadObjectKind = StreamFileKind | "progressive" | "cover" | "fingerprint";
 
 /** The kind of an object name an upload may hold, or null (exact names only: no decoding, no folders). */
 export function uploadObjectKind(name: string): UploadObjectKind | null {
   if (name === PROGRESSIVE_NAME) return "progressive";
   if (name === COVER_NAME) return "cover";
+  if (name === FINGERPRINT_NAME) return "fingerprint";
   return streamFileKind(name);
 }
+
+/** The R2 key of media number n's audio fingerprint: outside every served path (/{n}.mp4, /{n}.webp, /stream/{n}/…). */
+export const fingerprintKey = (n: number | string): string => `fingerprints/${n}.fp`;
 
 /** The R2 key an object of upload `id` with media number `n` is written to. The cover waits outside every served path until publishing. */
 export function uploadObjectKey(id: string, n: number, name: string): string {
   if (name === PROGRESSIVE_NAME) return `${n}.mp4`;
   if (name === COVER_NAME) return stagedCoverKey(id);
+  if (name === FINGERPRINT_NAME) return fingerprintKey(n);
   return streamKey(n, name);
 }
 
@@ -37,6 +48,8 @@ const MiB = 1024 * 1024;
 export const UPLOAD_MAX_BYTES: Readonly<Record<UploadObjectKind, number>> = {
   progressive: 64 * MiB,
   cover: 1 * MiB,
+  // 4 bytes a tenth of a second: 7 hours.
+  fingerprint: 1 * MiB,
   init: 1 * MiB,
   segment: 32 * MiB,
   sprite: 16 * MiB,

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runFfmpeg } from "../../scripts/media/ffmpeg";
 import { applySeriesMarkers, detectEpisodeMarkers, seriesMarkers, type FoundMarkers } from "../../scripts/media/intro-detect";
-import { FINGERPRINT_RATE } from "../../scripts/media/intro-fingerprint";
+import { FINGERPRINT_RATE } from "../../shared/media/intro-fingerprint";
 import { concat, music } from "./generated-audio";
 
 const OPENING = music(12, 1);

@@ -1,8 +1,8 @@
-// Audio-fingerprint matching of openings and endings (scripts/media/intro-fingerprint.ts) on
+// Audio-fingerprint matching of openings and endings (shared/media/intro-fingerprint.ts) on
 // generated audio: episodes that share a known opening and ending at different offsets get
 // markers within 1 s of the truth; episodes without a shared part get none.
 import { describe, expect, it } from "vitest";
-import { fingerprint, sharedIntro, sharedOutro } from "../../scripts/media/intro-fingerprint";
+import { fingerprint, sharedIntro, sharedOutro } from "../../shared/media/intro-fingerprint";
 import { concat, music } from "./generated-audio";
 
 const OPENING = music(12, 1);

@@ -198,6 +198,7 @@ const ROUTES: readonly Route[] = [
     expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]],
   },
   { method: "POST", path: `/api/admin/uploads/${NO_UPLOAD}/publish`, json: {}, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]] },
+  { method: "GET", path: `/api/admin/uploads/${NO_UPLOAD}/fingerprints/1`, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]] },
   { method: "POST", path: `/api/admin/uploads/${NO_UPLOAD}/abandon`, expected: [SIGNED_OUT, NO_ROLE, ADMIN_ONLY, STEP, [404, "no_upload"]] },
   { method: "GET", path: "/api/admin/no-such-route", expected: [SIGNED_OUT, NO_ROLE, [404, "not_found"], STEP, [404, "not_found"]] },
 ];

@@ -17,6 +17,7 @@ import { reportQueryOf, reportQueue, settleGroup, settleReport } from "./reports
 import { saveSettings, settingsView } from "./settings";
 import { accountDetail, deleteAccount, listAccounts, setAccountDisabled, signOutAccount } from "./user-actions";
 import { completeMultipart, putMultipartPart, startMultipart } from "./media-multipart";
+import { episodeFingerprint } from "./media-fingerprints";
 import { abandonUpload, pendingUploads, type Result as UploadResult, publishUpload, putUploadObject, startUpload, uploadDetail } from "./media-uploads";
 import {
   bulkTitles,
@@ -396,6 +397,12 @@ adminApi.post("/uploads/:id/publish", needs("admin"), async (c) => {
   const body = await bodyOf(c);
   if (body instanceof Response) return body;
   return answer(c, await publishUpload(c.env, visitorOf(c), c.req.param("id"), body, Date.now()));
+});
+
+adminApi.get("/uploads/:id/fingerprints/:episode", needs("admin"), async (c) => {
+  const result = await episodeFingerprint(c.env, c.req.param("id"), c.req.param("episode"));
+  if (!result.ok) return jsonError(c, result.status, result.code, result.message);
+  return new Response(result.value.body, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(result.value.size) } });
 });
 
 adminApi.post("/uploads/:id/abandon", needs("admin"), async (c) => answer(c, await abandonUpload(c.env, visitorOf(c), c.req.param("id"), Date.now())));

@@ -12,11 +12,14 @@
 import { TITLES_TABLE } from "../../shared/catalogue/import-plan";
 import { fileEntry } from "../../shared/catalogue/publication";
 import type { PublicationState, TitleEntry } from "../../shared/catalogue/schema";
-import type { SubtitleLanguage } from "../../shared/stream/contract";
+import { applyEpisodeFound, parseEpisodeFound } from "../../shared/media/series-markers";
+import { streamFileKind, type SubtitleLanguage } from "../../shared/stream/contract";
 import { bytesToHex } from "../../shared/deploy/checksum";
 import {
   catalogueDuration,
   COVER_NAME,
+  FINGERPRINT_NAME,
+  fingerprintKey,
   packageReferences,
   PROGRESSIVE_NAME,
   stagedCoverKey,
@@ -232,7 +235,7 @@ export async function putUploadObject(
   nowMs: number,
 ): Promise<Result<UploadedObject>> {
   const kind = uploadObjectKind(rawName);
-  if (!kind) return refusal(400, "bad_name", "文件名不合约定（只能是 docs/streaming.md 中的文件名、video.mp4 或 cover.webp）");
+  if (!kind) return refusal(400, "bad_name", "文件名不合约定（只能是 docs/streaming.md 中的文件名、video.mp4、cover.webp 或 audio.fp）");
   const row = await uploadRow(env.DB, id);
   if (!row) return refusal(404, "no_upload", "没有这个上传任务");
   if (row.state !== "uploading") return refusal(409, "upload_closed", row.state === "published" ? "此上传已发布，不能再写入" : "此上传已放弃，请重新上传");
@@ -271,8 +274,10 @@ async function storedSizes(bucket: R2Bucket, number: number): Promise<Map<string
     for (const o of page.objects) sizes.set(o.key, o.size);
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
-  const progressive = await bucket.head(`${number}.mp4`);
-  if (progressive) sizes.set(progressive.key, progressive.size);
+  for (const key of [`${number}.mp4`, fingerprintKey(number)]) {
+    const object = await bucket.head(key);
+    if (object) sizes.set(object.key, object.size);
+  }
   return sizes;
 }
 
@@ -283,6 +288,8 @@ export interface PublishOutcome {
   objects: number;
   bytes: number;
   duration: string;
+  /** 片头 / 片尾 written from what the browser found (decision 0099). */
+  markers: number;
   version: number;
 }
 
@@ -308,9 +315,12 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   });
   if (refs.problem) return refusal(409, "bad_package", `视频包不完整：${refs.problem}`);
   for (const name of refs.names) if (!recorded.has(name)) return refusal(409, "missing_object", `${name} 尚未上传，请继续上传`);
-  // The package: what the playlists reference, the progressive file and the cover. Objects of an earlier
-  // run that nothing references (another encoder's versions) are left out and deleted after the switch.
-  const used = objects.filter((o) => refs.names.has(o.name) || o.name === PROGRESSIVE_NAME || o.name === COVER_NAME);
+  // The package: what the playlists reference, the progressive file, the cover, the link-preview frames
+  // (fixed names: decision 0098) and the audio fingerprint (decision 0099). Objects of an earlier run that
+  // nothing references (another encoder's versions) are left out and deleted after the switch.
+  const used = objects.filter(
+    (o) => refs.names.has(o.name) || o.name === PROGRESSIVE_NAME || o.name === COVER_NAME || o.name === FINGERPRINT_NAME || streamFileKind(o.name) === "frame",
+  );
   const unused = objects.filter((o) => !used.includes(o));
   const bytes = used.reduce((sum, o) => sum + o.size, 0);
   if (body.objects !== used.length || body.bytes !== bytes) {
@@ -334,6 +344,10 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   if (problem) return refusal(409, "bad_episode", `${problem}（剧集在上传期间有变动，请重新上传）`);
   const duration = catalogueDuration(refs.duration);
   const entry = withMedia(title.entry, row.episode, row.number, duration, recorded.has(COVER_NAME), refs.subtitleLanguages);
+  const found = parseEpisodeFound(body.markers, entry.episodes?.length ?? 0);
+  if (found === null) return refusal(400, "bad_markers", "找到的片头 / 片尾格式错误");
+  // The 片头 / 片尾 the browser found by matching this episode's audio with its neighbours' (decision 0099): the operator's stay.
+  const markers = applyEpisodeFound(entry, found);
   if (cover) await env.MEDIA.put(`${row.number}.webp`, cover.body, { httpMetadata: { contentType: "image/webp" } });
   const target = row.episode === null ? row.title_id : `${row.title_id} 第${row.episode}集`;
   const extra = (db: D1Database) => [
@@ -341,7 +355,10 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
     db.prepare("SELECT json(CASE WHEN changes() = 1 THEN '1' ELSE 'upload closed meanwhile' END) AS guard"),
     prepared(
       db,
-      auditStatement({ ...actorOf(actor), action: "media.publish", target, after: { upload: id, number: row.number, objects: objects.length, bytes } }, nowMs),
+      auditStatement(
+        { ...actorOf(actor), action: "media.publish", target, after: { upload: id, number: row.number, objects: objects.length, bytes, markers } },
+        nowMs,
+      ),
     ),
   ];
   const saved = await saveTitle(env, actor, entry, { id: row.title_id, version: title.version }, nowMs, extra);
@@ -354,7 +371,7 @@ export async function publishUpload(env: Env, actor: AdminVisitor, id: string, b
   }
   return {
     ok: true,
-    value: { titleId: row.title_id, episode: row.episode, number: row.number, objects: used.length, bytes, duration, version: saved.value.version },
+    value: { titleId: row.title_id, episode: row.episode, number: row.number, objects: used.length, bytes, duration, markers, version: saved.value.version },
   };
 }
 
@@ -382,7 +399,7 @@ export function withMedia(entry: TitleEntry, episode: number | null, n: number, 
   return next;
 }
 
-/** Deletes every object of an upload (its number's stream files, its progressive file, its staged cover). */
+/** Deletes every object of an upload (its number's stream files, its progressive file, its staged cover, its fingerprint). */
 async function deleteObjects(bucket: R2Bucket, id: string, number: number): Promise<void> {
   let cursor: string | undefined;
   do {
@@ -390,7 +407,7 @@ async function deleteObjects(bucket: R2Bucket, id: string, number: number): Prom
     if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
-  await bucket.delete([`${number}.mp4`, `${number}.webp`, stagedCoverKey(id)]);
+  await bucket.delete([`${number}.mp4`, `${number}.webp`, stagedCoverKey(id), fingerprintKey(number)]);
 }
 
 /** 放弃上传: the upload is closed at once (nothing of it can be published), its objects deleted. */

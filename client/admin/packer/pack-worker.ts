@@ -1,8 +1,13 @@
 /**
  * The Web Worker of 上传视频 (client/admin/video-upload.ts starts it): probing, packing
  * (./pack.ts) and uploading (./uploader.ts) run here, off the page's main thread, as one pipeline;
- * the page gets progress messages and shows them.
+ * the page gets progress messages and shows them. A series' episode is then fingerprinted and
+ * matched with its neighbours for 片头 / 片尾 (./audio-fingerprint.ts).
  */
+import { fingerprintBytes } from "../../../shared/media/mono-pcm";
+import type { EpisodeFound } from "../../../shared/media/series-markers";
+import { FINGERPRINT_NAME } from "../../../shared/upload/package";
+import { audioFingerprint, markersWithNeighbours } from "./audio-fingerprint";
 import { packFile, probeFile } from "./pack";
 import { Uploader, type StoredObject } from "./uploader";
 
@@ -15,12 +20,14 @@ export type WorkerRequest =
       stored: StoredObject[];
       coverTime: number | null;
       parallel: number;
+      /** The episode (1-based) of a series, whose 片头 / 片尾 are looked for (docs/decisions/0099-browser-intro-detection.md); null: a film. */
+      seriesEpisode: number | null;
     };
 
 export type WorkerMessage =
   | { kind: "probe"; probe: Awaited<ReturnType<typeof probeFile>> }
   | { kind: "progress"; packedSeconds: number; sentBytes: number; skippedBytes: number; objects: number; bytes: number; byRung: Array<[number, number]> }
-  | { kind: "done"; objects: number; bytes: number; sentBytes: number; skippedBytes: number }
+  | { kind: "done"; objects: number; bytes: number; sentBytes: number; skippedBytes: number; markers: EpisodeFound[] }
   | { kind: "error"; message: string };
 
 const post = (message: WorkerMessage) => (self as unknown as Worker).postMessage(message);
@@ -56,9 +63,16 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         report();
       },
     });
+    // A series' episode: its audio fingerprint is kept with its media, and matched with its neighbours'.
+    let markers: EpisodeFound[] = [];
+    if (request.seriesEpisode !== null) {
+      const own = await audioFingerprint(request.file);
+      await uploader.add(FINGERPRINT_NAME, fingerprintBytes(own), null);
+      markers = await markersWithNeighbours(request.uploadId, request.seriesEpisode, own);
+    }
     await uploader.done();
     const p = uploader.progress;
-    post({ kind: "done", objects: p.objects, bytes: p.bytes, sentBytes: p.sentBytes, skippedBytes: p.skippedBytes });
+    post({ kind: "done", objects: p.objects, bytes: p.bytes, sentBytes: p.sentBytes, skippedBytes: p.skippedBytes, markers });
   } catch (error) {
     post({ kind: "error", message: error instanceof Error ? error.message : String(error) });
   }

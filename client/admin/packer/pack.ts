@@ -4,7 +4,8 @@
  * ladder (shared/stream/ladder.ts, never upscaled), 2 s segments with key frames at the same frames
  * in every rung (frame index a multiple of round(fps × 2), like x264's fixed GOP), fMP4 with an init
  * segment for #EXT-X-MAP, the master's attributes measured from the segments, storyboard sheets and
- * cues, the progressive MP4 (the highest rung ≤ 720p, remuxed) and a cover from the chosen time.
+ * cues, the progressive MP4 (the highest rung ≤ 720p, remuxed), a cover from the chosen time and the
+ * link-preview frames (./share-frames.ts).
  *
  * mediabunny demuxes the source and muxes every output; WebCodecs decodes and encodes. Every object
  * is handed to `emit` as soon as it is complete (a segment the moment its fragment closes), and
@@ -33,6 +34,7 @@ import { streamNames } from "../../../shared/stream/contract";
 import { spriteName, storyboardLayout, tileCount, tilePosition, writeStoryboardVtt } from "../../../shared/stream/storyboard";
 import { notAacProblem } from "../../../shared/upload/audio";
 import { COVER_NAME, PROGRESSIVE_NAME } from "../../../shared/upload/package";
+import { ShareFrameWriter } from "./share-frames";
 
 /** Segment (and GOP) length, as the CLI's DEFAULT_ENCODE. */
 export const SEGMENT_SECONDS = 2;
@@ -311,6 +313,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
     sheetJobs.push(blob.then(async (b) => o.emit({ name: streamNames.sprite(sheetVersion, k), bytes: new Uint8Array(await b.arrayBuffer()), height: null })));
   };
   let coverJob: Promise<void> | null = null;
+  const shareFrames = new ShareFrameWriter(probe.duration, probe.video.width, probe.video.height, o.emit);
 
   let frame = 0;
   let lastTime = 0;
@@ -335,6 +338,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
       tile++;
     }
     if (o.coverTime !== null && coverJob === null && t + 0.5 / fps >= o.coverTime) coverJob = emitCover(sample, o.emit);
+    shareFrames.offer(sample, t, fps);
     sample.close();
     frame++;
     if (frame % 10 === 0) o.onProgress(t);
@@ -352,7 +356,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
   await progressive.finalize();
   o.onProgress(lastTime);
   if (o.coverTime !== null && coverJob === null) throw new Error("封面时间超出了视频长度");
-  await Promise.all([...sheetJobs, coverJob]);
+  await Promise.all([...sheetJobs, coverJob, shareFrames.done()]);
 
   // Playlists, measured as the CLI measures them; every segment lasts until the next one starts.
   const duration = frame / fps;

@@ -3,9 +3,9 @@
  * fingerprint of mono PCM (one 32-bit code per 0.1 s: which of 17 log-spaced bands is louder than
  * its neighbour, and which grew since the frame before), and the longest stretch two episodes
  * share near their starts (the opening) or their ends (the ending), as Jellyfin's intro-skipper
- * does with chromaprint. Pure: the packer decodes the PCM with ffmpeg and calls this.
- *
- * `npm run catalogue -- add` runs it over a series' episodes (scripts/media/intro-detect.ts).
+ * does with chromaprint. Pure: each packer decodes the PCM and calls this — the CLI with ffmpeg
+ * (`npm run catalogue -- add`, scripts/media/intro-detect.ts), the browser with WebCodecs
+ * (client/admin/packer/audio-fingerprint.ts, docs/decisions/0099-browser-intro-detection.md).
  */
 
 /** Sample rate the fingerprint expects (ffmpeg -ar 8000 -ac 1 -f f32le). */
