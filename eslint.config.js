@@ -34,7 +34,7 @@ const RAW_VARIABLE_READS = [
  * may not make. Every import of the project is relative, so a pattern names the folder a
  * specifier reaches into: `(^|/)worker/` is worker/ from anywhere.
  */
-const UI = ["shared/pages/**", "shared/components/**", "shared/player/**", "shared/routes/**", "shared/*.tsx", "shared/loaders.ts"];
+const UI = ["shared/pages/**", "shared/components/**", "shared/player/**", "shared/routes/**", "shared/router/**", "shared/*.tsx", "shared/loaders.ts"];
 /**
  * A relative import of one of these folders or files.
  * @param {string[]} names
@@ -57,12 +57,11 @@ const LAYER_IMPORTS = [
               name,
               message: "Pure shared code renders nothing and plays nothing: this belongs in the UI folders (shared/pages, components, player).",
             })),
-            { name: "react-router", allowTypeImports: true, message: "Pure shared code may name a loader's types (import type), never call the router." },
           ],
           patterns: [
             into(
-              ["pages", "components", "player", "Document", "routes", "loaders"],
-              "Pure shared code does not import the UI (pages, components, player, the route table).",
+              ["pages", "components", "player", "Document", "routes", "router", "loaders"],
+              "Pure shared code does not import the UI (pages, components, player, the route table, the router).",
             ),
             into(["client", "worker"], "Pure shared code imports neither the browser's nor the worker's code."),
             NOT_SCRIPTS,
@@ -116,15 +115,16 @@ export default tseslint.config(
     },
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
-      // React Router's loaders end a request by throwing what its own API returns: `redirect()`
-      // (a Response) and `data()` (DataWithResponseInit); anything else thrown must be an Error.
+      // A loader ends a request by throwing what the router's API returns (shared/router/responses.ts):
+      // `redirect()` (a Response) and `data()` (DataWithResponseInit); anything else thrown must be an Error.
       "@typescript-eslint/only-throw-error": [
         "error",
         {
           allow: [
             { from: "lib", name: "Response" },
             { from: "package", package: "@cloudflare/workers-types", name: "Response" },
-            { from: "package", package: "react-router", name: "DataWithResponseInit" },
+            { from: "file", name: "DataWithResponseInit", path: "shared/router/responses.ts" },
+            { from: "file", name: "ErrorResponse", path: "shared/router/responses.ts" },
           ],
         },
       ],

@@ -1,6 +1,7 @@
 import { startTransition, StrictMode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { createBrowserRouter, matchRoutes, RouterProvider } from "react-router";
+import { matchRoutes, RouterProvider } from "../shared/router";
+import { createBrowserRouter } from "../shared/router/browser";
 import { AccountContext } from "../shared/components/account-context";
 import { Document } from "../shared/Document";
 import type { RootData } from "../shared/root-data";
@@ -30,7 +31,7 @@ function HydrationMarker() {
   return null;
 }
 
-const hydratedRoot = window.__staticRouterHydrationData?.loaderData?.root as RootData | undefined;
+const hydratedRoot = window.__routerHydrationData?.loaderData?.root as RootData | undefined;
 const account = new AccountClient(hydratedRoot?.user ?? null, hydratedRoot?.library ?? null);
 
 const routes = createRoutes({
@@ -42,8 +43,7 @@ const routes = createRoutes({
 installPrefetch(document, (pathname) => isDataPageIn(routes, pathname));
 // The page's own lazy chunk (preloaded by the worker) must be there before hydrating.
 await loadLazyMatches(matchRoutes(routes, window.location));
-// The hydration data (window.__staticRouterHydrationData) is read by the router itself.
-const router = createBrowserRouter(routes);
+const router = createBrowserRouter(routes, window.__routerHydrationData);
 installLinkNavigation(document, (to, { replace }) => void router.navigate(to, { replace }));
 
 // Sign-in, sign-out (here or in another tab) and account updates refresh the root data (header).

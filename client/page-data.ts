@@ -4,7 +4,7 @@
  * the catalogue. Responses may come from the browser cache when a link was prefetched on intent
  * (client/prefetch.ts) within the last minute.
  */
-import type { LoaderFunction, LoaderFunctionArgs } from "react-router";
+import type { LoaderFunction, LoaderFunctionArgs } from "../shared/router";
 import { notFound, notFoundKindOf } from "../shared/loaders";
 
 /** The data URL of a page URL: /category/电影?page=2 → /api/page/category/电影?page=2. */

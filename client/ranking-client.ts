@@ -1,4 +1,5 @@
-import type { RankingData, RankingRunner } from "../shared/ranking";
+import type { RankingData } from "../shared/ranking";
+import type { RankingRunner } from "../shared/routes/declare";
 
 /** The 排行榜 in the browser: the worker's JSON (edge-cached), GET /api/ranking?period=…. */
 export const fetchRanking: RankingRunner = async (period, { request }): Promise<RankingData> => {

@@ -5,7 +5,7 @@
  * (client/page-data.ts). Either way a page gets only what it shows, cards included.
  */
 import type { CommentPage } from "./comments/model";
-import { data, type LoaderFunction, type LoaderFunctionArgs } from "react-router";
+import { data, type LoaderFunction, type LoaderFunctionArgs } from "./router";
 import type { CardItem } from "./catalogue/card";
 import type { Video } from "./catalogue/types";
 import { isInfoPageType, type InfoPageType } from "./content/info-page-types";

@@ -2,7 +2,6 @@
  * The 排行榜 (/ranking): plays per title over a UTC day, the last 7 days or the last 30 days,
  * chosen with ?period= (day is the default and is left out of the URL).
  */
-import type { LoaderFunctionArgs } from "react-router";
 import type { CardItem } from "./catalogue/card";
 
 export type RankingPeriod = "day" | "week" | "month";
@@ -43,10 +42,10 @@ export interface RankingData {
   items: CardItem[];
 }
 
-/** Reads a ranking: the worker queries D1, the browser asks the worker (GET /api/ranking). */
-export type RankingRunner = (period: RankingPeriod, args: LoaderFunctionArgs) => Promise<RankingData>;
-
-/** The /ranking loader: the period from the URL, the data from the platform's runner. */
-export function rankingLoader(run: RankingRunner) {
-  return (args: LoaderFunctionArgs): Promise<RankingData> => run(parsePeriod(new URL(args.request.url).searchParams.get("period")), args);
+/**
+ * The /ranking loader: the period from the URL, the data from the platform's runner (a loader's
+ * arguments; `RankingRunner`, shared/routes/declare.ts: the worker queries D1, the browser asks the worker).
+ */
+export function rankingLoader<Args extends { request: { url: string } }>(run: (period: RankingPeriod, args: Args) => Promise<RankingData>) {
+  return (args: Args): Promise<RankingData> => run(parsePeriod(new URL(args.request.url).searchParams.get("period")), args);
 }

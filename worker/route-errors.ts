@@ -1,10 +1,9 @@
-import { isRouteErrorResponse } from "react-router";
+import { isRouteErrorResponse } from "../shared/router";
 
 /**
  * Route errors in the shape the browser router's hydration reads (`__type` "RouteErrorResponse" /
- * "Error"): the format of React Router's own StaticRouterProvider, which the worker does not let
- * serialise the hydration data because it would send a server error's message to the page. Not a
- * public API of React Router: tests/unit/route-errors.test.tsx pins it against the installed version.
+ * "Error", shared/router/browser.ts `revivedErrors`; the format React Router used): a server
+ * error's message never reaches the page. tests/unit/route-errors.test.tsx holds the two ends together.
  */
 export function serializeRouteErrors(errors: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   if (!errors) return null;

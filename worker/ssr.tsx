@@ -1,5 +1,6 @@
 import { renderToReadableStream } from "react-dom/server.node";
-import { createStaticHandler, createStaticRouter, isRouteErrorResponse, StaticRouterProvider, type LoaderFunctionArgs } from "react-router";
+import { isRouteErrorResponse, RouterView, type LoaderFunctionArgs, type RouteObject } from "../shared/router";
+import { query, type HydrationData } from "../shared/router/load";
 import clientAssets from "virtual:client-assets";
 import { Document, type DocumentAssets } from "../shared/Document";
 import { serializeForScript } from "../shared/hydration";
@@ -8,6 +9,7 @@ import type { RootData } from "../shared/root-data";
 import type { SiteConfig } from "../shared/site-config";
 import { createRoutes, declarationOf } from "../shared/routes/create-routes";
 import type { RouteDeclaration } from "../shared/routes/declare";
+
 import type { AppContext } from "./app-env";
 import { siteConfigOf } from "./config";
 import { isCrawler } from "./crawler";
@@ -39,31 +41,29 @@ export interface ServerLoaderContext {
 }
 
 function serverRootLoader({ context }: LoaderFunctionArgs): RootData {
-  return (context as unknown as ServerLoaderContext).root;
+  return (context as ServerLoaderContext).root;
 }
 
-const serverCatalogue = catalogueLoaders(({ context }) => (context as unknown as ServerLoaderContext).db);
+const serverCatalogue = catalogueLoaders(({ context }) => (context as ServerLoaderContext).db);
 
-/** The site's route handler in the worker: loaders read the request context (root data, D1). */
-export const siteHandler = createStaticHandler(
-  createRoutes({
-    rootLoader: serverRootLoader,
-    sessionUser: ({ context }) => (context as unknown as ServerLoaderContext).root.user,
-    pageData: (key) => serverCatalogue[key],
-    ranking: (period, { context }) => {
-      const { env } = context as unknown as ServerLoaderContext;
-      return rankingOf(env.DB, period, Date.now());
-    },
-  }),
-);
+/** The site's route table in the worker: loaders read the request context (root data, D1). */
+export const siteRoutes: RouteObject[] = createRoutes({
+  rootLoader: serverRootLoader,
+  sessionUser: ({ context }) => (context as ServerLoaderContext).root.user,
+  pageData: (key) => serverCatalogue[key],
+  ranking: (period, { context }) => {
+    const { env } = context as ServerLoaderContext;
+    return rankingOf(env.DB, period, Date.now());
+  },
+});
 
 /** Root data of an anonymous request (`config`: the site's texts with the 站点设置 applied, worker/site-settings.ts). */
 export function anonymousRootData(c: AppContext, config: SiteConfig = siteConfigOf(c.env, c.req.url)): RootData {
   return { config, user: null, library: null };
 }
 
-/** A React Router static handler (the site's, or a test's). */
-export type PageHandler = ReturnType<typeof createStaticHandler>;
+/** The worker never navigates: a page's render has one location (a call during render does nothing, as React Router's static router). */
+const staticNavigate = (): Promise<void> => Promise.resolve();
 
 /** HTML that closes a page whose stream broke after the shell was sent (never a silent cut). */
 const STREAM_BROKEN_HTML =
@@ -135,29 +135,25 @@ export function withControlCharactersKept(request: Request): Request {
 }
 
 /**
- * Server-side render with a given route handler, streamed, with the status of the matched route.
+ * Server-side render with a given route table (the site's, or a test's), streamed, with the status of the matched route.
  * An error before the shell is complete gives the Chinese 500 page; an error after it (inside a
  * Suspense boundary) is logged with the path and the boundary's fallback stays in the HTML.
  */
-export async function renderWithHandler(pageHandler: PageHandler, c: AppContext, root: RootData): Promise<Response> {
+export async function renderWithRoutes(routes: RouteObject[], c: AppContext, root: RootData): Promise<Response> {
   const request = withControlCharactersKept(c.req.raw);
   const url = new URL(request.url);
   const path = url.pathname;
   let renderFailed = false;
   try {
-    const context = await pageHandler.query(request, { requestContext: { root, db: c.env.DB, env: c.env } satisfies ServerLoaderContext });
+    const context = await query(routes, request, { root, db: c.env.DB, env: c.env } satisfies ServerLoaderContext);
     if (context instanceof Response) return context; // a loader redirect
     // A loader that failed renders the route's error element (页面加载失败): a 503 with Retry-After
     // when storage failed (D1 erring or past its deadline), else a 500 — never kept by a cache.
     const failed = context.statusCode >= 500;
     const storageFault = failed && Object.values(context.errors ?? {}).some((e) => !isRouteErrorResponse(e) && isStorageFault(e));
 
-    const router = createStaticRouter(pageHandler.dataRoutes, context);
-    const hydration = {
-      loaderData: context.loaderData,
-      actionData: context.actionData,
-      errors: serializeRouteErrors(context.errors),
-    };
+    const hydration: HydrationData = { loaderData: context.loaderData, errors: serializeRouteErrors(context.errors) };
+    const location = { pathname: url.pathname, search: url.search, hash: "", state: null, key: "default" };
     const nonce = c.get("secureHeadersNonce");
     const matched = matchedPage(context.matches);
     // A page that plays a stream (worker/player-page.ts), when it answers 200 (not its 404 page).
@@ -168,14 +164,14 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
     const assets = player ? player.assets : pageAssets(matched?.declaration);
     const stream = await renderToReadableStream(
       <Document assets={assets} nonce={nonce}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />
+        <RouterView state={{ location, matches: context.matches, loaderData: context.loaderData, errors: context.errors }} navigate={staticNavigate} />
       </Document>,
       {
         nonce,
         // On a page with a player the page's modules are started by an inline script after the
         // hydration data (worker/player-page.ts, shared/player/page-scripts.ts), elsewhere by React's bootstrap module.
         bootstrapScriptContent:
-          `window.__staticRouterHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` + (player?.bootScript ?? ""),
+          `window.__routerHydrationData=${serializeForScript(hydration)};window.__ASSETS__=${serializeForScript(assets)};` + (player?.bootScript ?? ""),
         ...(player?.bootScript ? {} : { bootstrapModules: clientAssets.scripts }),
         // A completed Suspense boundary (the player island) is written in place, never moved out of
         // the shell: React otherwise outlines every boundary once the shell passes this size (12.8 KB
@@ -214,5 +210,5 @@ export async function renderWithHandler(pageHandler: PageHandler, c: AppContext,
 
 /** Server-side render of any page of the site. */
 export function renderPage(c: AppContext, root: RootData = anonymousRootData(c)): Promise<Response> {
-  return renderWithHandler(siteHandler, c, root);
+  return renderWithRoutes(siteRoutes, c, root);
 }

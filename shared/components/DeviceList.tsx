@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../router";
 import { useAccount } from "./account-context";
 import type { DeviceSession } from "../device-session";
 import { formatDate } from "../format";

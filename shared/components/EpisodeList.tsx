@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link } from "../router";
 import type { Video } from "../catalogue/types";
 import { episodeCount, episodeName, episodeRanges, episodeStatus, orderedRanges, rangeEpisodes, rangeIndexOf, videoPath, type EpisodeOrder } from "../episodes";
 

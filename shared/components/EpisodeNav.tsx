@@ -1,4 +1,4 @@
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate } from "../router";
 import type { Video } from "../catalogue/types";
 import { episodeName, nextEpisode, previousEpisode, videoPath } from "../episodes";
 import { useEpisodeKeys } from "./useEpisodeKeys";

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { NavLink, useLocation } from "react-router";
+import { NavLink, useLocation } from "../router";
 import { MAIN_CATEGORIES } from "../catalogue/categories";
 import { useRootData } from "./useRootData";
 import { Logo } from "./Logo";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Outlet } from "react-router";
+import { Outlet } from "../router";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 

@@ -1,5 +1,5 @@
 import { useRef, useState, type ComponentType, type FormEvent, type RefObject } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { useLocation, useNavigate } from "../router";
 import { rememberSearch } from "./search-history-store";
 import { searchHref } from "../search/query";
 

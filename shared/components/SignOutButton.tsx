@@ -1,4 +1,4 @@
-import { useNavigate } from "react-router";
+import { useNavigate } from "../router";
 import { useAccount } from "./account-context";
 
 /**

@@ -1,4 +1,4 @@
-import { useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "../router";
 import { ROOT_ROUTE_ID, type RootData } from "../root-data";
 import { defaultSiteConfig } from "../site-config";
 

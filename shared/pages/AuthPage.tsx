@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link, useLoaderData, useNavigate } from "react-router";
+import { Link, useLoaderData, useNavigate } from "../router";
 import { useAccount } from "../components/account-context";
 import { authErrorMessage, CONFIRMATION_MAIL_SENT, SIGN_UP_SUCCESS, validateSignUp } from "../auth-messages";
 import { failureMessage } from "../auth-form";

@@ -1,4 +1,4 @@
-import { Link, useLoaderData } from "react-router";
+import { Link, useLoaderData } from "../router";
 import type { ConfirmPageData, LinkType } from "../auth-page-data";
 import { authErrorMessage, otherAccountNotice, signedInWarning } from "../auth-messages";
 import { PageMeta } from "../components/PageMeta";

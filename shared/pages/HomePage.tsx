@@ -1,4 +1,4 @@
-import { useLoaderData } from "react-router";
+import { useLoaderData } from "../router";
 import { categoryDisplayName } from "../catalogue/categories";
 import { ContinueWatching } from "../components/ContinueWatching";
 import { PageMeta } from "../components/PageMeta";

@@ -1,4 +1,4 @@
-import { Link, useLoaderData } from "react-router";
+import { Link, useLoaderData } from "../router";
 import { INFO_PAGES, INFO_PAGE_TYPES } from "../content/info-pages";
 import { PageMeta } from "../components/PageMeta";
 import type { InfoData } from "../loaders";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../router";
 import { cardEnded, libraryEpisodeName, type LibraryCard } from "../catalogue/card";
 import { videoPath } from "../episodes";
 import { formatTime } from "../format";

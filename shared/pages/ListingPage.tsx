@@ -1,4 +1,4 @@
-import { useLoaderData, useLocation, useNavigate } from "react-router";
+import { useLoaderData, useLocation, useNavigate } from "../router";
 import { categoryDisplayName } from "../catalogue/categories";
 import { Pagination } from "../components/Pagination";
 import { PageLink } from "../components/PageLink";

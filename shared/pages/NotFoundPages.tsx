@@ -1,4 +1,4 @@
-import { Link, isRouteErrorResponse, useRouteError } from "react-router";
+import { Link, isRouteErrorResponse, useRouteError } from "../router";
 import { PageMeta } from "../components/PageMeta";
 import { notFoundKindOfData } from "../loaders";
 

@@ -1,4 +1,4 @@
-import { Link, useLoaderData, useNavigate } from "react-router";
+import { Link, useLoaderData, useNavigate } from "../router";
 import { useAccount } from "../components/account-context";
 import type { TitleCard } from "../catalogue/card";
 import { DeviceList } from "../components/DeviceList";

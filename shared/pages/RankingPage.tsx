@@ -1,4 +1,4 @@
-import { Link, useLoaderData } from "react-router";
+import { Link, useLoaderData } from "../router";
 import { PageMeta } from "../components/PageMeta";
 import { VideoCard } from "../components/VideoCard";
 import { RANKING_PERIODS, rankingHref, type RankingData } from "../ranking";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link, useLoaderData, useNavigate } from "react-router";
+import { Link, useLoaderData, useNavigate } from "../router";
 import { useAccount } from "../components/account-context";
 import { failureMessage } from "../auth-form";
 import type { ResetPageData } from "../auth-page-data";

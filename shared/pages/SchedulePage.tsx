@@ -1,4 +1,4 @@
-import { Link, useLoaderData } from "react-router";
+import { Link, useLoaderData } from "../router";
 import { PageMeta } from "../components/PageMeta";
 import { VideoGrid } from "../components/VideoGrid";
 import type { ScheduleData } from "../loaders";

@@ -1,4 +1,4 @@
-import { useLoaderData, useNavigate } from "react-router";
+import { useLoaderData, useNavigate } from "../router";
 import { Pagination } from "../components/Pagination";
 import { PageMeta } from "../components/PageMeta";
 import { Highlighted } from "../components/Highlighted";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useLoaderData, useLocation, useNavigate } from "react-router";
+import { Link, useLoaderData, useLocation, useNavigate } from "../router";
 import type { Video } from "../catalogue/types";
 import { EpisodeList } from "../components/EpisodeList";
 import { EpisodeNav } from "../components/EpisodeNav";

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { preload } from "react-dom";
-import { useLocation, useNavigate } from "react-router";
+import { useLocation, useNavigate } from "../router";
 import type { Video } from "../catalogue/types";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { danmakuRoomId, episodeMedia } from "../episodes";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type RefObject, type SyntheticEvent } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../router";
 import { HLS_MIME } from "../playback/engine-choice";
 import { MAX_FAILURES, recordFailure, resetFailures } from "../playback/failure-counter";
 import { isOutage, OUTAGE_STALL_MS, probeVerdict, retryDelayMs, type MediaProbe } from "../playback/media-outage";

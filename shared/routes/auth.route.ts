@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "../router";
 import { authPageData, type AuthPageData } from "../auth-page-data";
 import type { RouteDeclaration, RouteSamples } from "./declare";
 

@@ -1,4 +1,5 @@
-import { matchRoutes, redirect, type LoaderFunction, type RouteObject } from "react-router";
+import { matchRoutes, redirect, type LoaderFunction, type RouteObject } from "../router";
+import { loadRouteComponents } from "../router/load";
 import { Layout } from "../components/Layout";
 import { PageError } from "../pages/NotFoundPages";
 import { ROOT_ROUTE_ID } from "../root-data";
@@ -8,16 +9,7 @@ import { SITE_ROUTES } from "./site-routes";
 export type { RoutePlatform } from "./declare";
 
 /** Resolves the lazy routes among `matches` (before hydration, so the first render matches the HTML). */
-export async function loadLazyMatches(matches: ReadonlyArray<{ route: RouteObject }> | null): Promise<void> {
-  await Promise.all(
-    (matches ?? [])
-      .filter((m) => typeof m.route.lazy === "function")
-      .map(async (m) => {
-        const lazy = m.route.lazy as () => Promise<Partial<RouteObject>>;
-        Object.assign(m.route, { ...(await lazy()), lazy: undefined });
-      }),
-  );
-}
+export const loadLazyMatches = loadRouteComponents;
 
 /** The declaration of a matched route (its `handle`; the layout routes have none). */
 export function declarationOf(route: { handle?: unknown }): RouteDeclaration | undefined {
@@ -48,7 +40,7 @@ function guarded(route: RouteDeclaration, platform: RoutePlatform, loader: Loade
 function pageRoutes(route: RouteDeclaration, platform: RoutePlatform): RouteObject[] {
   const { page } = route;
   // Every page component is its own chunk: a route loads only its page (the player only on /video, …).
-  const view = page ? { lazy: async () => ({ Component: await page() }) } : { element: null };
+  const view = page ? { lazy: page } : { element: null };
   // Ids from the declaration, not from the list's order: the worker's hydration data and the browser's router agree by name.
   return pathsOf(route).map((path, i) => ({
     id: i === 0 ? route.id : `${route.id}-${i}`,
@@ -60,8 +52,8 @@ function pageRoutes(route: RouteDeclaration, platform: RoutePlatform): RouteObje
 }
 
 /**
- * The one route table of the site, used by the worker (static handler) and the browser (data
- * router): the layout and its error boundary around the declared pages (shared/routes/site-routes.ts).
+ * The one route table of the site, used by the worker (shared/router/load.ts `query`) and the browser
+ * (shared/router/browser.ts): the layout and its error boundary around the declared pages (shared/routes/site-routes.ts).
  */
 export function createRoutes(platform: RoutePlatform): RouteObject[] {
   return [

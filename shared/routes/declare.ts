@@ -4,9 +4,9 @@
  * page cache, GET /api/page/…), the browser (router, page data, prefetch), the build's asset list
  * and the route-wide tests all read the declarations.
  */
-import type { LoaderFunction, LoaderFunctionArgs } from "react-router";
+import type { LoaderFunction, LoaderFunctionArgs } from "../router";
 import type { CatalogueLoaders, NotFoundKind } from "../loaders";
-import type { RankingRunner } from "../ranking";
+import type { RankingData, RankingPeriod } from "../ranking";
 import type { SessionUser } from "../session-user";
 
 /** What differs between the worker and the browser. */
@@ -23,6 +23,9 @@ export interface RoutePlatform {
   /** 排行榜: the worker reads the play counts in D1, the browser asks the worker. */
   ranking: RankingRunner;
 }
+
+/** Reads a ranking: the worker queries D1, the browser asks the worker (GET /api/ranking). */
+export type RankingRunner = (period: RankingPeriod, args: LoaderFunctionArgs) => Promise<RankingData>;
 
 /** The catalogue loader that answers a data page's path. */
 export type CatalogueKey = keyof CatalogueLoaders;
@@ -57,7 +60,7 @@ interface RouteBase {
   visitor?: "signed-in" | "signed-out";
 }
 
-/** A catalogue data page: for each path (a React Router pattern under "/", "" for "/"), the loader that answers it. */
+/** A catalogue data page: for each path (a route pattern under "/", "" for "/"), the loader that answers it. */
 export interface DataRoute extends RouteBase {
   data: Readonly<Record<string, CatalogueKey>>;
 }
@@ -96,7 +99,7 @@ export function isDataRoute(route: RouteDeclaration): route is DataRoute {
   return "data" in route;
 }
 
-/** A route's paths (React Router patterns under "/"; "" is "/", "*" anything else). */
+/** A route's paths (route patterns, shared/router/match.ts, under "/"; "" is "/", "*" anything else). */
 export function pathsOf(route: RouteDeclaration): readonly string[] {
   return isDataRoute(route) ? Object.keys(route.data) : route.paths;
 }

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "../router";
 import type { ProfileData } from "../pages/ProfilePage";
 import type { RouteDeclaration, RouteSamples } from "./declare";
 

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "../router";
 import { resetPageData } from "../auth-page-data";
 import type { RouteDeclaration, RouteSamples } from "./declare";
 

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse } from "react-router";
+import { isRouteErrorResponse } from "../../shared/router";
 import { describe, expect, it } from "vitest";
 import { infoLoader } from "../../shared/loaders";
 

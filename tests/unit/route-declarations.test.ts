@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { matchRoutes } from "react-router";
+import { matchRoutes } from "../../shared/router";
 import { describe, expect, it } from "vitest";
 import { createRoutes, declarationOf, isDataPageIn } from "../../shared/routes/create-routes";
 import { isDataRoute, pathsOf } from "../../shared/routes/declare";

@@ -1,13 +1,14 @@
 import { renderToString } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, data, Outlet, StaticRouterProvider, type RouteObject } from "react-router";
+import { data, isRouteErrorResponse, Outlet, RouterView, type RouteObject } from "../../shared/router";
+import { revivedErrors } from "../../shared/router/browser";
+import { query } from "../../shared/router/load";
 import { describe, expect, it } from "vitest";
 import { serializeRouteErrors } from "../../worker/route-errors";
 
 /**
  * The worker writes the hydration data itself (worker/ssr.tsx), with route errors serialised by
- * worker/route-errors.ts in React Router's private format. These tests pin that format against the
- * installed React Router: its own StaticRouterProvider serialises the same errors, and ours must
- * match it (except the message of a server error, which never reaches the page).
+ * worker/route-errors.ts; the browser's router revives them (shared/router/browser.ts). These
+ * tests hold the two ends together, and keep a server error's message out of the page.
  */
 
 const routes: RouteObject[] = [
@@ -48,44 +49,49 @@ const routes: RouteObject[] = [
   },
 ];
 
-const handler = createStaticHandler(routes);
-
 async function errorsOf(path: string) {
-  const context = await handler.query(new Request("https://yingshi.test" + path));
+  const context = await query(routes, new Request("https://yingshi.test" + path));
   if (context instanceof Response) throw new Error("unexpected redirect");
-  // React Router's own serialisation: the hydration script StaticRouterProvider writes.
-  const html = renderToString(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate />);
-  const literal = /window\.__staticRouterHydrationData = JSON\.parse\(("(?:[^"\\]|\\.)*")\);/.exec(html)?.[1];
-  if (!literal) throw new Error("React Router wrote no hydration data: its format changed");
-  const theirs = (JSON.parse(JSON.parse(literal) as string) as { errors: Record<string, Record<string, unknown>> | null }).errors;
-  const ours = serializeRouteErrors(context.errors) as Record<string, Record<string, unknown>> | null;
-  return { theirs, ours };
+  const sent = serializeRouteErrors(context.errors);
+  // What the page reads: the hydration script's JSON, revived by the browser's router.
+  const revived = revivedErrors(JSON.parse(JSON.stringify(sent)) as Record<string, unknown> | null);
+  return { sent, revived };
 }
 
-describe("route errors in the hydration data (worker/route-errors.ts)", () => {
-  it("a thrown data() response is serialised exactly as React Router serialises it", async () => {
-    const { theirs, ours } = await errorsOf("/missing");
-    expect(theirs?.missing).toMatchObject({ __type: "RouteErrorResponse", status: 404, statusText: "Not Found", data: { kind: "video" } });
-    expect(ours).toEqual(theirs);
+describe("route errors in the hydration data (worker/route-errors.ts → shared/router/browser.ts)", () => {
+  it("a thrown data() response reaches the browser's boundary as the same status answer", async () => {
+    const { sent, revived } = await errorsOf("/missing");
+    expect(sent?.missing).toMatchObject({ __type: "RouteErrorResponse", status: 404, statusText: "Not Found", data: { kind: "video" } });
+    const error = revived?.missing;
+    expect(isRouteErrorResponse(error)).toBe(true);
+    expect(error).toMatchObject({ status: 404, statusText: "Not Found", data: { kind: "video" } });
   });
 
-  it("a thrown Error has React Router's shape, without the server's message", async () => {
+  it("a thrown Error reaches the browser as an Error, without the server's message", async () => {
     for (const [path, id] of [
       ["/broken", "broken"],
       ["/typed", "typed"],
     ] as const) {
-      const { theirs, ours } = await errorsOf(path);
-      expect(theirs?.[id]?.__type).toBe("Error");
-      expect(ours?.[id]).toEqual({ __type: "Error", message: "页面加载失败" });
-      // Every field we send is one React Router sends (its hydration reads no other).
-      for (const key of Object.keys(ours?.[id] ?? {})) expect(theirs?.[id]).toHaveProperty(key);
-      expect(JSON.stringify(ours)).not.toContain("secret");
+      const { sent, revived } = await errorsOf(path);
+      expect(sent?.[id]).toEqual({ __type: "Error", message: "页面加载失败" });
+      expect(JSON.stringify(sent)).not.toContain("secret");
+      expect(revived?.[id]).toBeInstanceOf(Error);
+      expect((revived?.[id] as Error).message).toBe("页面加载失败");
     }
   });
 
-  it("no errors → null, like React Router", async () => {
+  it("the server renders the boundary of the failed route, with its status", async () => {
+    const context = await query(routes, new Request("https://yingshi.test/missing"));
+    if (context instanceof Response) throw new Error("unexpected redirect");
+    expect(context.statusCode).toBe(404);
+    const location = { pathname: "/missing", search: "", hash: "", state: null, key: "default" };
+    const html = renderToString(<RouterView state={{ location, ...context }} navigate={() => Promise.resolve()} />);
+    expect(html).toBe("<p>not found</p>");
+  });
+
+  it("no errors → null", async () => {
     expect(serializeRouteErrors(null)).toBeNull();
-    const context = await handler.query(new Request("https://yingshi.test/"));
+    const context = await query(routes, new Request("https://yingshi.test/"));
     if (context instanceof Response) throw new Error("unexpected redirect");
     expect(serializeRouteErrors(context.errors)).toBeNull();
   });

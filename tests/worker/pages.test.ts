@@ -16,7 +16,7 @@ interface HydrationData {
 }
 
 function hydrationData(html: string): HydrationData {
-  const match = /window\.__staticRouterHydrationData=(\{.*?\});window\.__ASSETS__=/.exec(html);
+  const match = /window\.__routerHydrationData=(\{.*?\});window\.__ASSETS__=/.exec(html);
   if (!match) throw new Error("no hydration data in the page");
   return JSON.parse(match[1]) as HydrationData;
 }

@@ -6,12 +6,12 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { Hono } from "hono";
 import { createElement as h, Suspense, use } from "react";
-import { createStaticHandler } from "react-router";
+import type { RouteObject } from "../../shared/router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AppEnv } from "../../worker/app-env";
 import { withPageCache } from "../../worker/page-cache";
 import { securityHeaders } from "../../worker/security";
-import { anonymousRootData, renderWithHandler } from "../../worker/ssr";
+import { anonymousRootData, renderWithRoutes } from "../../worker/ssr";
 import { BASE, callWith } from "./helpers/visitor";
 
 afterEach(() => {
@@ -66,12 +66,11 @@ function LateBoom({ promise }: { promise: Promise<string> }) {
   return h("p", null, use(promise));
 }
 
-function renderApp(routes: Parameters<typeof createStaticHandler>[0], cached = false): Hono<AppEnv> {
-  const handler = createStaticHandler(routes);
+function renderApp(routes: RouteObject[], cached = false): Hono<AppEnv> {
   const pages = new Hono<AppEnv>();
   pages.use("*", securityHeaders);
   pages.get("*", (c) => {
-    const render = () => renderWithHandler(handler, c, anonymousRootData(c));
+    const render = () => renderWithRoutes(routes, c, anonymousRootData(c));
     return cached ? withPageCache(c, render) : render();
   });
   return pages;
@@ -98,6 +97,7 @@ function lateFailure(delayMs: number) {
   );
   const routes = [
     {
+      id: "page",
       path: "/",
       element: h(
         "main",
@@ -113,7 +113,7 @@ function lateFailure(delayMs: number) {
 describe("render errors", () => {
   it("before the shell: the Chinese 500 page, no-store, and a log line with the path", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const pages = renderApp([{ path: "/", element: h(Boom) }]);
+    const pages = renderApp([{ id: "page", path: "/", element: h(Boom) }]);
     const { res, html } = await fetchApp(pages, `${BASE}/`);
     expect(res.status).toBe(500);
     expect(res.headers.get("Content-Type")).toContain("text/html");
@@ -129,6 +129,7 @@ describe("render errors", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const pages = renderApp([
       {
+        id: "page",
         path: "/",
         loader: () => {
           throw new Error("loader failed (test)");
@@ -168,7 +169,7 @@ describe("render errors", () => {
     expect(second.res.headers.get("X-Cache")).toBe("MISS");
 
     // A page that rendered fine is kept (so the check above is meaningful).
-    const fine = renderApp([{ path: "/", element: h("p", null, "好页面") }], true);
+    const fine = renderApp([{ id: "page", path: "/", element: h("p", null, "好页面") }], true);
     const okUrl = `https://render-${crypto.randomUUID().slice(0, 8)}.test/`;
     expect((await fetchApp(fine, okUrl)).res.headers.get("X-Cache")).toBe("MISS");
     const hit = await fetchApp(fine, okUrl);
@@ -179,11 +180,10 @@ describe("render errors", () => {
   it("a request aborted after the shell still ends the document", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const late = lateFailure(500);
-    const handler = createStaticHandler(late.routes);
     const pages = new Hono<AppEnv>();
     pages.use("*", securityHeaders);
     const controller = new AbortController();
-    pages.get("*", (c) => renderWithHandler(handler, c, anonymousRootData(c)));
+    pages.get("*", (c) => renderWithRoutes(late.routes, c, anonymousRootData(c)));
     const ctx = createExecutionContext();
     const res = await pages.fetch(new Request(`${BASE}/`, { signal: controller.signal }), env, ctx);
     setTimeout(() => controller.abort(new Error("visitor went away (test)")), 20);
@@ -218,6 +218,7 @@ describe("streamed delivery", () => {
     const late = new Promise<string>((resolve) => (release = resolve));
     const pages = renderApp([
       {
+        id: "page",
         path: "/",
         element: h("main", null, h("h1", null, "外壳已发送"), h(Suspense, { fallback: h("p", null, "加载中…") }, h(LateBoom, { promise: late }))),
       },
@@ -240,7 +241,7 @@ describe("streamed delivery", () => {
 
   it("a page of over 50 KB goes out in a few chunks, not one per 4 KB piece React writes", async () => {
     const rows = Array.from({ length: 900 }, (_, i) => h("p", { key: i, className: "row" }, `第 ${i} 行：精彩影视，免费畅享`));
-    const pages = renderApp([{ path: "/", element: h("main", null, rows) }]);
+    const pages = renderApp([{ id: "page", path: "/", element: h("main", null, rows) }]);
     const ctx = createExecutionContext();
     const res = await pages.fetch(new Request(`${BASE}/`), env, ctx);
     const chunks = await chunksOf(res);

@@ -10,7 +10,8 @@
  *   is a 400 (the browser asks in pages, shared/components/useTitleCards.ts).
  */
 import { Hono } from "hono";
-import { isRouteErrorResponse } from "react-router";
+import { isRouteErrorResponse } from "../../shared/router";
+import { queryRoute } from "../../shared/router/load";
 import type { LibraryCard } from "../../shared/catalogue/card";
 import { isTitleId, MAX_TITLE_IDS } from "../../shared/catalogue/title-ids";
 import { notFoundKindOfData, type NotFoundKind } from "../../shared/loaders";
@@ -18,7 +19,7 @@ import { isDataPagePath } from "../../shared/routes/route-at";
 import type { AppContext, AppEnv } from "../app-env";
 import { cachedJson } from "../edge-answers";
 import { siteConfigFor } from "../site-settings";
-import { anonymousRootData, siteHandler, type ServerLoaderContext } from "../ssr";
+import { anonymousRootData, siteRoutes, type ServerLoaderContext } from "../ssr";
 import { episodeNamesOf } from "./episode-names";
 import { cardsByIds } from "./titles";
 
@@ -30,31 +31,21 @@ export interface PageDataNotFound {
   notFound: NotFoundKind;
 }
 
-async function statusOf(error: unknown): Promise<{ status: number; kind: NotFoundKind } | null> {
-  // A loader's `throw data({ kind }, { status })`, as React Router hands it back.
-  if (isRouteErrorResponse(error)) return { status: error.status, kind: notFoundKindOfData(error.data) };
-  if (typeof error === "object" && error !== null && "init" in error && "data" in error) {
-    const init = (error as { init?: { status?: number } | null }).init;
-    return { status: init?.status ?? 500, kind: notFoundKindOfData((error as { data?: unknown }).data) };
-  }
-  // queryRoute answers a thrown `data()` as a Response whose body is the data.
-  if (error instanceof Response) return { status: error.status, kind: notFoundKindOfData(await error.json().catch(() => null)) };
-  return null;
+/** A loader's `throw data({ kind }, { status })`, as the router's queryRoute hands it back. */
+function statusOf(error: unknown): { status: number; kind: NotFoundKind } | null {
+  return isRouteErrorResponse(error) ? { status: error.status, kind: notFoundKindOfData(error.data) } : null;
 }
 
 async function pageData(c: AppContext, path: string, search: string) {
   const origin = new URL(c.req.url).origin;
-  const target = new URL(origin + path + search);
-  // "/" alone names the root route: `?index` asks for the home page's own (index route) loader.
-  if (path === "/") target.searchParams.append("index", "");
-  const request = new Request(target, { signal: c.req.raw.signal });
+  const request = new Request(new URL(origin + path + search), { signal: c.req.raw.signal });
   try {
-    const body: unknown = await siteHandler.queryRoute(request, {
-      requestContext: { root: anonymousRootData(c, await siteConfigFor(c)), db: c.env.DB, env: c.env } satisfies ServerLoaderContext,
-    });
+    const context = { root: anonymousRootData(c, await siteConfigFor(c)), db: c.env.DB, env: c.env } satisfies ServerLoaderContext;
+    // The page's own route's loader ("/" is the home page's index route).
+    const body: unknown = await queryRoute(siteRoutes, request, context);
     return { body };
   } catch (error) {
-    const known = await statusOf(error);
+    const known = statusOf(error);
     if (known && known.status === 404) return { status: 404, body: { notFound: known.kind } satisfies PageDataNotFound };
     throw error;
   }

@@ -3,7 +3,7 @@
  * used by the server render and by GET /api/page/* (the browser's navigations).
  */
 import { listComments } from "../comments/store";
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "../../shared/router";
 import {
   HOME_HOT_COUNT,
   HOME_LATEST_COUNT,

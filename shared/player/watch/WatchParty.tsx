@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from "react";
 import { createPortal } from "react-dom";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../router";
 import { renderSVG } from "uqr";
 import { MAX_TEXT_CHARS } from "../../danmaku/model";
 import { videoPath } from "../../episodes";
