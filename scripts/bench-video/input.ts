@@ -25,7 +25,7 @@ export interface FirstTapFigures {
   firstEffectiveTapMs: number | null;
   /** That tap minus the first frame: how long the controls were dead while the video played, ms. */
   deadMs: number | null;
-  /** Taps sent up to and including the effective one. */
+  /** Taps after the first frame up to and including the effective one (all the taps sent when none was). */
   taps: number;
   /** Navigation start → <html data-hydrated>, ms (null when not within a minute). */
   hydratedMs: number | null;
@@ -126,16 +126,20 @@ export async function measureFirstTap(browser: Browser, url: string, profile: Ne
     const firstFrame = await eventAt(page, "frame");
     const deadline = Date.now() + TAP_GIVE_UP_MS;
     let taps = 0;
-    let effective: number | null = null;
+    let effective: { at: number; index: number } | null = null;
     // Again and again, each tap as soon as the one before has been dispatched and looked at.
     while (effective === null && Date.now() < deadline) {
       if (await tapOn(page, PLAY_BUTTON)) taps++;
       effective = await page.evaluate((frame) => {
         const vi = (window as unknown as Probe).__vi;
-        // After the first frame the video plays: the first play or pause event is a tap's doing (never the autoplay's).
-        const change = vi.events.find(([t, at]) => (t === "play" || t === "pause") && at > (frame ?? 0))?.[1];
+        // After the first frame the video plays: the first play or pause event is a tap's doing
+        // (never the autoplay's). The event comes a task after the change: `paused` says it at once.
+        const change =
+          vi.events.find(([t, at]) => (t === "play" || t === "pause") && at > (frame ?? 0))?.[1] ??
+          (document.querySelector("video")?.paused ? performance.now() : undefined);
         if (change === undefined) return null;
-        return vi.taps.filter((at) => at <= change).at(-1) ?? null;
+        const taps = vi.taps.filter((at) => at > (frame ?? 0) && at <= change);
+        return taps.length === 0 ? null : { at: taps[taps.length - 1], index: taps.length };
       }, firstFrame);
     }
     const firstTap = await page.evaluate((frame) => (window as unknown as Probe).__vi.taps.find((at) => at > (frame ?? 0)) ?? null, firstFrame);
@@ -151,9 +155,9 @@ export async function measureFirstTap(browser: Browser, url: string, profile: Ne
       profile: profile.name,
       firstFrameMs: round(firstFrame),
       firstTapMs: round(firstTap),
-      firstEffectiveTapMs: round(effective),
-      deadMs: effective === null || firstFrame === null ? null : Math.max(0, Math.round(effective - firstFrame)),
-      taps,
+      firstEffectiveTapMs: round(effective?.at ?? null),
+      deadMs: effective === null || firstFrame === null ? null : Math.max(0, Math.round(effective.at - firstFrame)),
+      taps: effective?.index ?? taps,
       hydratedMs: round(hydrated),
       engineUsed: await engineOf(page),
     };
@@ -179,20 +183,20 @@ export async function measureInp(browser: Browser, url: string, profile: Network
     await page.goto(url, { waitUntil: "commit" });
     await page.locator(PLAY_BUTTON).waitFor({ state: "attached", timeout: INP_WINDOW_MS });
     const controlsAtMs = Date.now() - navigation;
-    // Pause, play, sound on, sound off, …: each pair leaves the page as it was. The buttons' boxes
-    // are read once (the controls do not move): each read is a round trip to the busy page.
-    const order = [PLAY_BUTTON, PLAY_BUTTON, MUTE_BUTTON, MUTE_BUTTON];
-    const boxes = new Map<string, { x: number; y: number } | null>();
+    // Pause, play, sound on, sound off, …: each pair leaves the page as it was (a phone's player
+    // shows no mute button: there pause, play). The boxes are read once (the controls do not
+    // move): each read is a round trip to the busy page.
+    const centre = async (selector: string) => {
+      const box = await page.locator(selector).first().boundingBox();
+      return box && box.width > 0 ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null;
+    };
+    const play = await centre(PLAY_BUTTON);
+    const mute = await centre(MUTE_BUTTON);
+    const order = play ? (mute ? [play, play, mute, mute] : [play, play]) : [];
     const sentAtMs: number[] = [];
-    while (Date.now() - navigation < INP_WINDOW_MS) {
+    while (order.length > 0 && Date.now() - navigation < INP_WINDOW_MS) {
       const sent = Date.now();
-      const selector = order[sentAtMs.length % order.length];
-      if (!boxes.has(selector)) {
-        const box = await page.locator(selector).first().boundingBox();
-        boxes.set(selector, box && { x: box.x + box.width / 2, y: box.y + box.height / 2 });
-      }
-      const at = boxes.get(selector);
-      if (!at) break;
+      const at = order[sentAtMs.length % order.length];
       sentAtMs.push(sent - navigation);
       await page.touchscreen.tap(at.x, at.y);
       const next = Math.min(sent + INP_TAP_EVERY_MS, navigation + INP_WINDOW_MS);
