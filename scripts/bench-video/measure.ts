@@ -6,6 +6,7 @@
  * scripts/bench-video/run.ts (`npm run bench:video`).
  */
 import type { Browser } from "playwright-core";
+import { recordScripts, throttledPage } from "./page";
 
 export interface NetworkProfile {
   name: string;
@@ -62,6 +63,14 @@ export interface PlaybackFigures {
   endHeight: number;
   /** hls.js chunk bytes fetched (0 when not loaded). */
   hlsJsBytes: number;
+  /**
+   * The JavaScript the page loaded without interaction through its 45 s of playback (by then the
+   * network would long have been idle but for the stream): gzip -9 bytes of every script file,
+   * hls.js left out where the page chose it to play (tests/e2e/js-budget-idle.test.ts counts the
+   * same by network idle). `jsFiles`: how many files.
+   */
+  jsGzipBytes: number;
+  jsFiles: number;
   /**
    * Height of the rendition the second segment (sequence 1) was first fetched from: the engine's
    * first ABR step. Chromium's native HLS shows its first frame only once that fetch is done
@@ -139,30 +148,11 @@ export async function measurePlayback(
   profile: NetworkProfile,
   options: MeasureOptions,
 ): Promise<PlaybackFigures> {
-  const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 2 });
-  // tsx (esbuild keepNames) wraps named functions in `__name(…)`: give the page that helper too.
-  await context.addInitScript({ content: "globalThis.__name = (fn) => fn;" });
-  await context.addInitScript(PROBE);
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
-  // The browser's own estimate of the link (navigator.connection), as on a phone that has been on
-  // this link for a while: the page's engine choice reads it (decision 0059). It changes no byte's
-  // timing: the link itself is the front's (or CDP's, below).
-  await cdp.send("Network.overrideNetworkState", {
-    offline: false,
-    latency: profile.rttMs,
-    downloadThroughput: profile.downBps / 8,
-    uploadThroughput: profile.upBps / 8,
-  });
-  if (options.throttle === "cdp")
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: profile.rttMs,
-      downloadThroughput: profile.downBps / 8,
-      uploadThroughput: profile.upBps / 8,
-    });
+  const { context, page, cdp } = await throttledPage(browser, profile, options.throttle, { viewport: { width: 412, height: 915 }, deviceScaleFactor: 2 }, [
+    PROBE,
+  ]);
+  // The JavaScript the page loads without interaction, up to the end of the 45 s of playback (before the seek).
+  const scripts = recordScripts(cdp);
   const urls = new Map<string, string>();
   let mediaBytes = 0;
   let totalBytes = 0;
@@ -261,6 +251,8 @@ export async function measurePlayback(
     { start: firstPlaying, watch: WATCH_MS },
   );
 
+  scripts.stop();
+
   // Seek to 80 % and wait until time moves past the target again.
   const seekResumeMs = await page
     .evaluate(async () => {
@@ -324,6 +316,7 @@ export async function measurePlayback(
   clearTimeout(closeWindow);
   // The engine the player ran, read once the player island has surely hydrated (after the 45 s).
   const engineUsed = (await page.getAttribute(".player", "data-engine")) ?? "";
+  const js = await scripts.count(engineUsed === "hlsjs");
   await context.close();
   return {
     engine,
@@ -342,6 +335,8 @@ export async function measurePlayback(
     maxHeight: watched.maxHeight,
     endHeight: watched.endHeight,
     hlsJsBytes,
+    jsGzipBytes: js.gzipBytes,
+    jsFiles: js.files,
     secondSegmentHeight,
     engineUsed,
     waterfall: options.waterfall ? [...requests.values()].sort((a, b) => a.start - b.start) : undefined,

@@ -20,13 +20,19 @@
  *     and the height reached; prints medians and checks them against targets. The link is the
  *     front's: one bottleneck of the link's bandwidth and round trip shared by every connection
  *     of the page (scripts/throttle.mjs), new for each page;
- *  6. records the machine's load average through the run (the machine may be shared).
+ *  6. once per link and run, on a 390 px touch page with the page's own engine choice
+ *     (scripts/bench-video/input.ts): the first effective tap — play/pause tapped again and again
+ *     from the first frame, the first tap that changed the video's paused state — and on slow 4G
+ *     interaction to next paint in the first 10 s with a 4× CPU slowdown (Event Timing API);
+ *  7. records the machine's load average through the run (the machine may be shared).
  *
  *   npm run bench:video                         3 runs per link and engine
  *   npm run bench:video -- --runs 1 --profiles 3G --engines native,hlsjs
  *   npm run bench:video -- --waterfall           also print every request's start and end (first run of each link and engine)
  *   npm run bench:video -- --throttle cdp        Chromium's CDP network emulation instead of the front's link
  *   npm run bench:video -- --http1               the browser talks HTTP/1.1 to the front
+ *   npm run bench:video -- --input-only          only the first tap and INP pages (no playback pages, so no JS count)
+ *   npm run bench:video -- --no-input            only the playback pages
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -36,6 +42,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { register } from "tsx/esm/api";
+import { INP_CPU_SLOWDOWN, measureFirstTap, measureInp, percentile, type FirstTapFigures, type InpFigures } from "./input";
 import { measurePlayback, median, PROFILES, type Engine, type PlaybackFigures, type WaterfallEntry } from "./measure";
 
 register();
@@ -54,6 +61,10 @@ const profiles = PROFILES.filter((p) => (option("profiles") ?? PROFILES.map((x) 
 const engines = (option("engines") ?? "progressive,native,hlsjs,auto").split(",") as Engine[];
 const throttle = option("throttle") === "cdp" ? "cdp" : "front";
 const waterfall = process.argv.includes("--waterfall");
+const inputOnly = process.argv.includes("--input-only");
+const withInput = !process.argv.includes("--no-input");
+/** The link INP is measured on (issue 31: slow 4G with a 4× CPU slowdown). */
+const INP_PROFILE = "slow 4G";
 
 interface Site {
   baseURL: string;
@@ -94,6 +105,7 @@ const FIRST_FRAME_TARGET_MS: Record<string, number> = { "fast 4G": 1000, "slow 4
 
 const fmtMs = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
 const fmtKb = (b: number | null) => (b === null ? "—" : `${Math.round(b / 1024)} KB`);
+const fmtGzip = (b: number | null) => (b === null ? "—" : `${(b / 1024).toFixed(1)} KB`);
 
 async function main(): Promise<void> {
   const { buildBenchClip } = await import("../media/bench-clip");
@@ -145,6 +157,8 @@ async function main(): Promise<void> {
     ],
   });
   const all: PlaybackFigures[] = [];
+  const firstTaps: FirstTapFigures[] = [];
+  const inps: InpFigures[] = [];
   try {
     // The edge cache (emptied above): a segment's first request reads R2, the repeat is a hit. Through the front, as a browser asks.
     const master = await (await fetch(`${site.originURL}/stream/${BENCH_N}/master.m3u8`)).text();
@@ -172,7 +186,27 @@ async function main(): Promise<void> {
 
     for (const profile of profiles) {
       for (let run = 1; run <= runs; run++) {
-        for (const engine of engines) {
+        if (withInput) {
+          if (throttle === "front") site.setLink(profile);
+          const tap = await measureFirstTap(browser, `${site.baseURL}/video/video_001`, profile, throttle);
+          site.setLink(null);
+          firstTaps.push(tap);
+          console.log(
+            `${profile.name.padEnd(8)} run ${run} first tap   first frame ${fmtMs(tap.firstFrameMs)}, first tap sent ${fmtMs(tap.firstTapMs)}, first effective tap ${fmtMs(tap.firstEffectiveTapMs)} (tap ${tap.taps}), ` +
+              `dead ${fmtMs(tap.deadMs)}, hydrated ${fmtMs(tap.hydratedMs)}, engine ${tap.engineUsed}`,
+          );
+          if (profile.name === INP_PROFILE) {
+            if (throttle === "front") site.setLink(profile);
+            const inp = await measureInp(browser, `${site.baseURL}/video/video_001`, profile, throttle);
+            site.setLink(null);
+            inps.push(inp);
+            console.log(
+              `${profile.name.padEnd(8)} run ${run} INP         ${inp.inpMs ?? "—"} ms (${inp.taps} taps in 10 s at ${inp.sentAtMs.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s, controls at ${fmtMs(inp.controlsAtMs)}, ${inp.cpuSlowdown}× CPU; p75 ${inp.p75Ms ?? "—"} ms; ` +
+                `latencies ${inp.interactionsMs.join(", ")} ms), hydrated ${fmtMs(inp.hydratedMs)}`,
+            );
+          }
+        }
+        for (const engine of inputOnly ? [] : engines) {
           if (throttle === "front") site.setLink(profile);
           const figures = await measurePlayback(browser, `${site.baseURL}/video/video_001`, engine, profile, { throttle, waterfall: waterfall && run === 1 });
           site.setLink(null);
@@ -182,7 +216,8 @@ async function main(): Promise<void> {
           console.log(
             `${profile.name.padEnd(8)} run ${run} ${engine.padEnd(11)} first frame ${fmtMs(figures.firstFrameMs)} (${figures.frameSource}; hydrated ${fmtMs(figures.hydratedMs)}, frame − hydration ${fmtMs(figures.firstFrameVsHydrationMs)}), ` +
               `stalls ${figures.stalls} / ${fmtMs(figures.stallMs)}, media 30 s ${fmtKb(figures.mediaBytes30s)}, seek ${fmtMs(figures.seekResumeMs)}, failover ${fmtMs(figures.failoverMs)}, height ${figures.maxHeight}/${figures.endHeight}, ` +
-              `2nd segment ${figures.secondSegmentHeight === null ? "—" : `${figures.secondSegmentHeight}p`}, hls.js ${fmtKb(figures.hlsJsBytes)}, engine ${figures.engineUsed}`,
+              `2nd segment ${figures.secondSegmentHeight === null ? "—" : `${figures.secondSegmentHeight}p`}, hls.js ${fmtKb(figures.hlsJsBytes)}, engine ${figures.engineUsed}, ` +
+              `JS without interaction ${fmtGzip(figures.jsGzipBytes)} gzip (${figures.jsFiles} files)`,
           );
         }
       }
@@ -196,8 +231,8 @@ async function main(): Promise<void> {
   const loadFigures = { min: Math.min(...load), mean: load.reduce((a, b) => a + b, 0) / load.length, max: Math.max(...load), cpus: os.cpus().length };
 
   const rows: string[] = [
-    "| link | engine | first frame | hydrated | frame − hydration | stalls (45 s) | stall time | media bytes (30 s) | all bytes (30 s) | seek 80 % → playing | 线路 failover → playing | height max / end |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| link | engine | first frame | hydrated | frame − hydration | stalls (45 s) | stall time | media bytes (30 s) | all bytes (30 s) | seek 80 % → playing | 线路 failover → playing | height max / end | JS without interaction (gzip) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   const summary: Array<Record<string, unknown>> = [];
   let failures = 0;
@@ -216,11 +251,12 @@ async function main(): Promise<void> {
         failoverMs: median(set.map((f) => f.failoverMs)),
         maxHeight: median(set.map((f) => f.maxHeight)),
         endHeight: median(set.map((f) => f.endHeight)),
+        jsGzipBytes: median(set.map((f) => f.jsGzipBytes)),
       };
       const used = [...new Set(set.map((f) => f.engineUsed))].join("/");
       summary.push({ profile: profile.name, engine, used, ...m });
       rows.push(
-        `| ${profile.name} | ${engine === "auto" ? `auto (${used})` : engine} | ${fmtMs(m.firstFrameMs)} | ${fmtMs(m.hydratedMs)} | ${fmtMs(m.frameVsHydrationMs)} | ${m.stalls ?? "—"} | ${fmtMs(m.stallMs)} | ${fmtKb(m.mediaBytes)} | ${fmtKb(m.totalBytes)} | ${fmtMs(m.seekMs)} | ${fmtMs(m.failoverMs)} | ${m.maxHeight ?? "—"} / ${m.endHeight ?? "—"} |`,
+        `| ${profile.name} | ${engine === "auto" ? `auto (${used})` : engine} | ${fmtMs(m.firstFrameMs)} | ${fmtMs(m.hydratedMs)} | ${fmtMs(m.frameVsHydrationMs)} | ${m.stalls ?? "—"} | ${fmtMs(m.stallMs)} | ${fmtKb(m.mediaBytes)} | ${fmtKb(m.totalBytes)} | ${fmtMs(m.seekMs)} | ${fmtMs(m.failoverMs)} | ${m.maxHeight ?? "—"} / ${m.endHeight ?? "—"} | ${fmtGzip(m.jsGzipBytes)} |`,
       );
       // The targets are the default path's (auto: the engine the page itself chooses) when it is
       // measured; a forced engine's misses are printed for comparison. Without auto, every HLS
@@ -245,12 +281,60 @@ async function main(): Promise<void> {
   console.log(
     `load average (1 min) during the run: ${fmtLoad(loadFigures.min)}–${fmtLoad(loadFigures.max)}, mean ${fmtLoad(loadFigures.mean)} on ${loadFigures.cpus} CPUs\n`,
   );
-  console.log(rows.join("\n"));
+  if (!inputOnly) console.log(rows.join("\n"));
+
+  // The first effective tap per link, and INP on its link (the page's own engine, 390 px with touch).
+  const inputRows: string[] = [
+    `| link | first frame | first tap sent | first effective tap | dead time after the first frame | taps lost | hydrated | INP, ${INP_CPU_SLOWDOWN}× CPU: p75 of runs (runs) | interactions p75 |`,
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  const inputSummary: Array<Record<string, unknown>> = [];
+  for (const profile of profiles) {
+    const taps = firstTaps.filter((f) => f.profile === profile.name);
+    if (taps.length === 0) continue;
+    const inp = inps.filter((f) => f.profile === profile.name);
+    const pageInps = inp.flatMap((f) => (f.inpMs === null ? [] : [f.inpMs]));
+    const m = {
+      firstFrameMs: median(taps.map((f) => f.firstFrameMs)),
+      firstTapMs: median(taps.map((f) => f.firstTapMs)),
+      firstEffectiveTapMs: median(taps.map((f) => f.firstEffectiveTapMs)),
+      tapsLost: median(taps.map((f) => (f.firstEffectiveTapMs === null ? null : f.taps - 1))),
+      deadMs: median(taps.map((f) => f.deadMs)),
+      hydratedMs: median(taps.map((f) => f.hydratedMs)),
+      inpP75Ms: inp.length === 0 ? null : percentile(pageInps, 75),
+      interactionsP75Ms:
+        inp.length === 0
+          ? null
+          : percentile(
+              inp.flatMap((f) => f.interactionsMs),
+              75,
+            ),
+    };
+    inputSummary.push({ profile: profile.name, engines: [...new Set(taps.map((f) => f.engineUsed))], ...m, pageInpsMs: pageInps });
+    inputRows.push(
+      `| ${profile.name} | ${fmtMs(m.firstFrameMs)} | ${fmtMs(m.firstTapMs)} | ${fmtMs(m.firstEffectiveTapMs)} | ${fmtMs(m.deadMs)} | ${m.tapsLost ?? "—"} | ${fmtMs(m.hydratedMs)} | ` +
+        `${inp.length === 0 ? "—" : `${m.inpP75Ms ?? "—"} ms (${pageInps.join(" / ")})`} | ${m.interactionsP75Ms === null ? "—" : `${m.interactionsP75Ms} ms`} |`,
+    );
+  }
+  if (firstTaps.length > 0)
+    console.log(`\nThe first tap (median of ${runs}, 390 px with touch, the page's own engine) and INP (first 10 s):\n\n${inputRows.join("\n")}`);
   fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
   const out = path.join(root, "bench-results", `video-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   fs.writeFileSync(
     out,
-    JSON.stringify({ runs, throttle, clip: clip.result.renditions, loadAverage: { ...loadFigures, samples: load }, summary, all }, null, 2),
+    JSON.stringify(
+      {
+        runs,
+        throttle,
+        clip: clip.result.renditions,
+        loadAverage: { ...loadFigures, samples: load },
+        summary,
+        all,
+        input: { summary: inputSummary, firstTaps, inp: inps },
+      },
+      null,
+      2,
+    ),
   );
   console.log(`\n${failures === 0 ? "all targets met" : `${failures} engine/link pair(s) missed a target`}; figures in ${path.relative(root, out)}`);
 }
