@@ -20,7 +20,8 @@ export interface StreamEngine {
  * source that never loads is a stall the player sees (usePlaybackFailure.ts), not a pause.
  */
 function resumeAt(video: HTMLVideoElement, time: number, play: boolean): void {
-  if (time > 0) video.addEventListener("loadedmetadata", () => (video.currentTime = time), { once: true });
+  // Not when the source already starts there (a media fragment, below): a seek to where it stands would load again.
+  if (time > 0) video.addEventListener("loadedmetadata", () => Math.abs(video.currentTime - time) > 0.25 && (video.currentTime = time), { once: true });
   if (play) video.play().catch(() => {});
 }
 
@@ -67,7 +68,9 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
     switchSource(video, target);
   };
   video.addEventListener("resize", report);
-  if (resume) loadAt(video, master, resume);
+  // Another line from a position: the media fragment (#t=) lets the browser's player start loading
+  // there, instead of loading the first segment, then seeking (docs/decisions/0101-native-line-failover.md).
+  if (resume) loadAt(video, resume.time > 0 ? `${master}#t=${resume.time.toFixed(3)}` : master, resume);
   events.onAttached();
   fetchLevels(master)
     .then((l) => {

@@ -64,41 +64,98 @@ export function useLineFailover(videoRef: RefObject<HTMLVideoElement | null>, li
   const probed = lines[stream.line]?.kind === "hls" ? lines[stream.line].src : null;
 
   useEffect(() => {
-    if (!native) return;
+    const video = videoRef.current;
+    if (!native || !video) return;
     let live = true;
+    let primeLine: ((master: string) => Promise<void>) | null = null;
+    // The line's playlists are read once it plays (not during its start, on a slow link): the probe at a stall is then one request.
+    const prime = () => {
+      if (!primeLine || !probed || video.paused || video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) return;
+      video.removeEventListener("playing", prime);
+      void primeLine(probed);
+    };
     void import("./line-probe").then(
-      (m) => live && (probe.current = m.probeLine),
+      (m) => {
+        if (!live) return;
+        probe.current = m.probeLine;
+        primeLine = m.primeLine;
+        prime();
+      },
       () => {},
     );
+    video.addEventListener("playing", prime);
     return () => {
       live = false;
+      video.removeEventListener("playing", prime);
     };
-  }, [native]);
+  }, [videoRef, native, probed]);
 
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !multiple) return;
-    // Which stall a probe answered for (each stall asks once), and whether the line failed it.
+    // The stall at hand (a probe answers only for the stall it was asked in), whether its probe was
+    // asked, whether the line failed it, since when the element has been waiting (0: it is not)
+    // and where (another position is another stall: a seek, or playback that moved on unseen).
     let stall = 0;
+    let asked = -1;
     let probeFailed = false;
-    return watchStalls(video, (stalledMs) => {
-      if (stalledMs === 0) {
-        // A stall begins: the browser's own HLS asks the line for the segment at the playhead.
-        probeFailed = false;
-        const asked = ++stall;
-        if (native && probe.current && probed) {
-          void probe.current(probed, video.currentTime).then((failing) => {
-            if (asked === stall) probeFailed = failing;
-          });
-        }
-      }
+    let waitingSince = 0;
+    let waitingAt = -1;
+    const decide = (stalledMs: number): boolean => {
       const recent = recentErrors(trouble.current);
       const health = { fatal: false, stalledMs, networkErrors: recent, online: navigator.onLine !== false, hasNext: true, probeFailed };
       if (!shouldLeaveLine(health)) return false;
       leaveLine(probeFailed ? "分段请求失败" : recent > 0 ? "请求失败后卡顿" : "长时间卡顿");
-      stall++; // a probe still out answers for the stall that was left
+      endStall(); // a probe still out answers for the stall that was left
       return true;
+    };
+    const endStall = () => {
+      stall++;
+      probeFailed = false;
+      waitingSince = 0;
+    };
+    /** The element stands still here: the stall at hand, or a new one. */
+    const stalledHere = () => {
+      if (waitingSince > 0 && video.currentTime === waitingAt) return;
+      endStall();
+      waitingSince = performance.now();
+      waitingAt = video.currentTime;
+    };
+    /** The browser's own HLS asks the line for the segment at the playhead, once per stall; a failing answer leaves at once. */
+    const ask = () => {
+      if (!native || !probe.current || !probed || asked === stall) return;
+      const mine = (asked = stall);
+      void probe.current(probed, video.currentTime).then((failing) => {
+        if (mine !== stall) return;
+        probeFailed = failing;
+        // Still stalled: leave now rather than at the watch's next check.
+        if (failing && !video.paused && waitingSince > 0) decide(performance.now() - waitingSince);
+      });
+    };
+    // The element waits for data while it should play (a seek into an unbuffered part, an empty
+    // buffer): the probe goes out at once, not after the watch has seen the clock stand still twice.
+    const onWaiting = () => {
+      // A line still starting (no metadata yet) is left to the watch, as before.
+      if (video.paused || video.readyState < HTMLMediaElement.HAVE_METADATA) return;
+      stalledHere();
+      ask();
+    };
+    video.addEventListener("waiting", onWaiting);
+    video.addEventListener("playing", endStall);
+    const stopWatch = watchStalls(video, (stalledMs) => {
+      if (stalledMs === 0) {
+        // A stall begins (unless the element already said it waits here, and the probe is out).
+        stalledHere();
+        ask();
+      }
+      // The longer rules count from the watch's own start of the stall, as before.
+      return decide(stalledMs);
     });
+    return () => {
+      video.removeEventListener("waiting", onWaiting);
+      video.removeEventListener("playing", endStall);
+      stopWatch();
+    };
   }, [videoRef, multiple, native, probed, leaveLine, trouble]);
 
   useEffect(() => {

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shouldLeaveLine } from "../../shared/playback/lines";
-import { probeLine } from "../../shared/player/line-probe";
+import { primeLine, probeLine } from "../../shared/player/line-probe";
 import { writeMasterPlaylist, writeMediaPlaylist } from "../../shared/stream/hls";
 
 const master = writeMasterPlaylist({
@@ -63,6 +63,29 @@ describe("probeLine", () => {
 
   it("a playlist that is not HLS is not this check's business", async () => {
     expect(await probeLine(`${base}/garbage/master.m3u8`, 0)).toBe(false);
+  });
+});
+
+describe("primeLine", () => {
+  it("reads the line's playlists once it plays, so the probe at a stall is one request: the segment's first byte", async () => {
+    asked.length = 0;
+    await primeLine(`${base}/primed/master.m3u8`);
+    expect(asked).toEqual(["primed/master.m3u8", "primed/270p.m3u8"]);
+    asked.length = 0;
+    expect(await probeLine(`${base}/primed/master.m3u8`, 3.5)).toBe(false);
+    expect(asked).toEqual(["primed/270p-aaaaaaaa-00001.m4s bytes=0-0"]);
+  });
+
+  it("primed, a healthy line whose segment is slow to answer is still no verdict (no switch); a failing one is failing", async () => {
+    await primeLine(`${base}/hang/master.m3u8`);
+    expect(await probeLine(`${base}/hang/master.m3u8`, 5, 300)).toBe(false);
+    expect(shouldLeaveLine({ fatal: false, stalledMs: 300, networkErrors: 0, online: true, hasNext: true, probeFailed: false })).toBe(false);
+    await primeLine(`${base}/fail/master.m3u8`);
+    expect(await probeLine(`${base}/fail/master.m3u8`, 5)).toBe(true);
+  });
+
+  it("a line that cannot be read says nothing (the probe reads it itself later)", async () => {
+    await expect(primeLine("http://127.0.0.1:9/down/master.m3u8")).resolves.toBeUndefined();
   });
 });
 

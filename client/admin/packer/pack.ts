@@ -31,6 +31,7 @@ import {
 import { writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../../shared/stream/hls";
 import { laddersFor, type Rung } from "../../../shared/stream/ladder";
 import { streamNames } from "../../../shared/stream/contract";
+import { withoutMovieTimes } from "../../../shared/stream/movie-times";
 import { spriteName, storyboardLayout, tileCount, tilePosition, writeStoryboardVtt } from "../../../shared/stream/storyboard";
 import { notAacProblem } from "../../../shared/upload/audio";
 import { COVER_NAME, PROGRESSIVE_NAME } from "../../../shared/upload/package";
@@ -219,7 +220,9 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
         init = [data.slice()];
       },
       onMoov: (data) => {
-        const bytes = concat([...init, data]);
+        // Without mediabunny's creation times (the muxer's start, to the second): the same file and encoder
+        // make the same init segment in every run, so 继续上传 reuses what the first page sent (decision 0102).
+        const bytes = withoutMovieTimes(concat([...init, data]));
         entry.initBytes = bytes.length;
         // The rung's version is fixed per upload, so 继续上传 finds the segments it sent before — unless this
         // run's init segment differs from the stored one (another encoder), then every name is new.
@@ -383,7 +386,8 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
   }
   const text = (s: string) => new TextEncoder().encode(s);
   await o.emit({ name: streamNames.storyboard, bytes: text(writeStoryboardVtt({ ...layout, duration }, spriteName(sheetVersion))), height: null });
-  const progressiveBytes = new Uint8Array(progressive.target.buffer!);
+  // Without creation times too: a page closed after packing sends the same bytes again, which the uploader skips.
+  const progressiveBytes = withoutMovieTimes(new Uint8Array(progressive.target.buffer!));
   await o.emit({ name: PROGRESSIVE_NAME, bytes: progressiveBytes, height: null });
   await o.emit({
     name: streamNames.master,
