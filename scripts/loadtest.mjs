@@ -16,11 +16,16 @@
  *       - signin   POST /api/auth/sign-in (JSON) with a signed-up user
  *       - refresh  GET /api/auth/user with a session whose access token was made to expire
  *                  (the worker refreshes it; the new cookie is kept for the next round)
+ *     and alongside (not with --only), 弹幕: read-only viewers' WebSockets over two rooms and
+ *     signed-in posters posting over theirs at the rooms' allowed pace (scripts/soak-danmaku.mjs),
  *  4. reports requests, throughput, p50/p99 latency per kind and overall, 5xx and other errors
- *     (a request over 30 s is one), and memory before and after (below); writes
- *     bench-results/loadtest-<timestamp>.json; exits 1 on any 5xx or if the server died.
+ *     (a request over 30 s is one), 弹幕 posted, received and lost (posted × viewers − received)
+ *     with the delivery latency, and memory before and after (below); writes
+ *     bench-results/loadtest-<timestamp>.json; exits 1 on any 5xx, a lost comment or if the
+ *     server died.
  *
  * Options: --duration <s> (120), --warmup <s> (600), --concurrency <n> (8), --port <n> (8795),
+ *          --danmaku-viewers <n> (40; 0: no 弹幕), --danmaku-posters <n> (12),
  *          --no-build (reuse dist/ and the prepared bindings), --only <kind> (one kind alone),
  *          --control (see Memory), --no-heap (no devtools connection), --wrangler-dev.
  *
@@ -51,6 +56,7 @@ import { heapWindow, rssSlope, rssWindow } from "./memory-figures.mjs";
 import { siteSnapshot, startMiniflare } from "./site-snapshot.mjs";
 import { waitForServer } from "./wait-for-server.mjs";
 import { findWorkerd, rssMiB } from "./workerd-processes.mjs";
+import { startDanmakuSoak } from "./soak-danmaku.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -88,6 +94,10 @@ const DURATION_S = option("duration", 120);
 const WARMUP_S = option("warmup", 600);
 const CONCURRENCY = option("concurrency", 8);
 const PORT = option("port", 8795);
+/** 弹幕 sockets: read-only viewers and signed-in posters (scripts/soak-danmaku.mjs). */
+const DANMAKU_VIEWERS =
+  process.argv.includes("--danmaku-viewers") && process.argv[process.argv.indexOf("--danmaku-viewers") + 1] === "0" ? 0 : option("danmaku-viewers", 40);
+const DANMAKU_POSTERS = option("danmaku-posters", 12);
 const BUILD = !process.argv.includes("--no-build");
 const CONTROL = process.argv.includes("--control");
 const HEAP = !process.argv.includes("--no-heap");
@@ -664,6 +674,10 @@ async function main() {
   const media = await mediaSizes();
   /** @type {SharedState} */
   const shared = { users, sessions, media, cache: {} };
+  const posterCookies = [];
+  if (!ONLY && DANMAKU_VIEWERS > 0) for (let i = 0; i < DANMAKU_POSTERS; i++) posterCookies.push((await signUp(USERS + CONCURRENCY + i)).cookie);
+  // Open through the warm-up and the soak; the posters post during the soak.
+  const danmaku = posterCookies.length ? await startDanmakuSoak({ base: BASE, viewers: DANMAKU_VIEWERS, posterCookies }) : null;
 
   console.log(`loadtest: warm-up ${WARMUP_S} s, then ${DURATION_S} s with ${CONCURRENCY} concurrent workers (mix ${JSON.stringify(MIX)})`);
   const warm = newStats();
@@ -681,7 +695,16 @@ async function main() {
 
   const stats = newStats();
   shared.cache = {};
-  const run = await measured(server, DURATION_S, (seconds) => runLoad(seconds, shared, recorder(stats)), heap);
+  const run = await measured(
+    server,
+    DURATION_S,
+    async (seconds) => {
+      await Promise.all([runLoad(seconds, shared, recorder(stats)), danmaku?.run(seconds)]);
+    },
+    heap,
+  );
+  const danmakuReport = danmaku?.report() ?? null;
+  danmaku?.close();
   const alive = server.alive();
   heap?.close();
   await shutdown(server);
@@ -747,6 +770,7 @@ async function main() {
     otherErrors: stats.otherErrors,
     problems: stats.problems,
     pageCache: shared.cache,
+    danmaku: danmakuReport,
     runtime: WRANGLER_DEV ? "wrangler dev" : "miniflare",
     warmup: { requests: warm.latencies.all.length, fiveXX: warm.fiveXX, otherErrors: warm.otherErrors, rssSamples: warmRss },
     memory: run.memory,
@@ -762,6 +786,12 @@ async function main() {
   }
   console.log(`\n5xx: ${stats.fiveXX}   other errors: ${stats.otherErrors}${Object.keys(stats.problems).length ? ` ${JSON.stringify(stats.problems)}` : ""}`);
   console.log(`page cache: ${JSON.stringify(shared.cache)}`);
+  if (danmakuReport) {
+    const d = danmakuReport;
+    console.log(
+      `弹幕: ${d.viewers} viewers and ${d.posters} posters in ${d.rooms.length} rooms; ${d.posted} posted, ${d.acknowledged} acknowledged, refused ${JSON.stringify(d.refused)}; ${d.deliveriesReceived}/${d.deliveriesExpected} deliveries, lost ${d.lostComments}; delivery p50 ${d.deliveryP50Ms} ms, p99 ${d.deliveryP99Ms} ms; sockets closed under load ${d.socketsClosedUnexpectedly}`,
+    );
+  }
   printMemory("site:", run.memory);
   if (control) {
     console.log(`control: ${control.requests} requests, ${control.throughputRps} req/s`);
@@ -773,7 +803,8 @@ async function main() {
   const file = path.join(dir, `loadtest-${result.date.replace(/[:.]/g, "-")}.json`);
   fs.writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
   console.log(`\nwritten: ${path.relative(root, file)}`);
-  return stats.fiveXX > 0 || !alive ? 1 : 0;
+  const lost = (danmakuReport?.lostComments ?? 0) > 0 || (danmakuReport?.socketsClosedUnexpectedly ?? 0) > 0;
+  return stats.fiveXX > 0 || lost || !alive ? 1 : 0;
 }
 
 /** Temporary directories to remove at the end. @type {(() => void)[]} */

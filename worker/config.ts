@@ -161,6 +161,8 @@ export const ConfigSchema = v.pipe(
     /** Extra blocked words for 弹幕 (commas or new lines). */
     DANMAKU_BLOCKED_WORDS: text,
     ACCOUNT_SERVICE_TIMEOUT_MS: whole(8000, 100, 60_000),
+    /** The most one D1 statement, R2 read or Durable Object call waits (worker/outside-calls.ts). */
+    STORAGE_TIMEOUT_MS: whole(5000, 50, 60_000),
     /** A session ends after this many days without a refresh. */
     AUTH_SESSION_INACTIVITY_DAYS: whole(30, 1, DAY_LIMIT),
     /** A session ends this many days after the sign-in, whatever happens. */
@@ -214,6 +216,17 @@ export function configResultOf(env: Env): ConfigResult {
     parsed.set(env, result);
   }
   return result;
+}
+
+/**
+ * `env` with some bindings replaced (worker/request-bindings.ts), sharing its parsed configuration:
+ * the variables are the same, so they are not parsed again.
+ */
+export function withBindings(env: Env, bindings: Partial<Env>): Env {
+  const next = { ...env, ...bindings };
+  const result = parsed.get(env);
+  if (result) parsed.set(next, result);
+  return next;
 }
 
 /** The configuration; throws with the message when it is invalid (the worker's middleware checked it first). */

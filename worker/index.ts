@@ -10,6 +10,7 @@ import { configOf, configResultOf } from "./config";
 import { danmakuApi } from "./danmaku/api";
 import { shortLink, watchApi } from "./watch/api";
 import { requestLimits } from "./limits";
+import { requestBindings } from "./request-bindings";
 import { isLocalHost } from "./local-host";
 import { onAppError } from "./fault-answers";
 import { devMailbox } from "./mail/dev-mailbox";
@@ -39,6 +40,8 @@ const PROGRESSIVE_MP4 = "/:file{[0-9]+\\.mp4}";
 app.onError(onAppError);
 
 app.use("*", requestLimits);
+// D1 through a read-replication session with the visitor's bookmark; D1, R2 and the Durable Objects under deadlines (worker/request-bindings.ts).
+app.use("*", requestBindings);
 // The 线路's hosts for the pages' CSP (media-src, connect-src), read before the headers are made.
 app.use("*", lineOriginsForPages);
 app.use("*", except(["/stream/*", "/mirror/stream/*", PROGRESSIVE_MP4], securityHeaders));

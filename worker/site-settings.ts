@@ -69,7 +69,9 @@ const effective = new WeakMap<object, { version: number; config: Config }>();
 /** The configuration with the settings over the variables (parsed once per bindings and version). */
 export function configWithSettings(env: Env, settings: StoredSettings): Config {
   if (settings.version === 0 || Object.keys(settings.values).length === 0) return configOf(env);
-  const known = effective.get(env);
+  // Keyed on the parsed variables, which a request's rebound bindings share (worker/config.ts withBindings).
+  const base = configOf(env);
+  const known = effective.get(base);
   if (known && known.version === settings.version) return known.config;
   const result = parseConfig({ ...(env as unknown as Record<string, unknown>), ...settings.values });
   if (!result.ok) {
@@ -77,7 +79,7 @@ export function configWithSettings(env: Env, settings: StoredSettings): Config {
     console.error(`site settings ignored: ${result.message}`);
     return configOf(env);
   }
-  effective.set(env, { version: settings.version, config: result.config });
+  effective.set(base, { version: settings.version, config: result.config });
   return result.config;
 }
 

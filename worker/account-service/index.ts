@@ -8,6 +8,7 @@ import { mailerFor } from "../mail/index";
 import { createAccountService } from "./app";
 import type { AccountServiceOptions } from "./app";
 import { AuthServiceError, errorResponse } from "./errors";
+import { primaryFirst } from "../outside-calls";
 
 export { createAccountService, BASE_PATH } from "./app";
 export type { AccountServiceOptions } from "./app";
@@ -46,7 +47,8 @@ export function accountServiceOptions(env: Env, config: Config, requestUrl: stri
     // keep the default
   }
   return {
-    db: env.DB,
+    // Sessions and tokens written by one request are read by the next: from the primary first (docs/decisions/0067-read-replication.md).
+    db: primaryFirst(env.DB),
     jwtSecret: config.AUTH_JWT_SECRET,
     issuerBase,
     linkOrigin: mailLinkOrigin(config, requestUrl),

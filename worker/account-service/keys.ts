@@ -6,6 +6,7 @@
  */
 import { bytesToBase64Url, isoTime, randomBytes } from "./encoding";
 import { AuthServiceError } from "./errors";
+import { underlyingBinding } from "../outside-calls";
 
 const KEY_NAME = "jwt";
 const KEY_BYTES = 48;
@@ -28,11 +29,13 @@ async function provision(db: D1Database): Promise<string> {
 
 /** The key kept in D1 (created when missing); a failure is a 503 with a log line, never a fallback key. */
 export async function storedSigningKey(db: D1Database): Promise<string> {
-  let key = stored.get(db);
+  // Per database, not per request: a request's D1 is a wrapper of the binding (worker/outside-calls.ts).
+  const binding = underlyingBinding(db);
+  let key = stored.get(binding);
   if (!key) {
     key = provision(db);
-    stored.set(db, key);
-    key.catch(() => stored.delete(db));
+    stored.set(binding, key);
+    key.catch(() => stored.delete(binding));
   }
   try {
     return await key;

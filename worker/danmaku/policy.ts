@@ -11,6 +11,7 @@ import { muteHolds } from "../../shared/danmaku/moderation";
 import { parseRoomKey, parseWordList, MAX_COMMENTS_PER_ROOM, type DanmakuComment } from "../../shared/danmaku/model";
 import { configOf } from "../config";
 import { countStatement } from "./post-count";
+import { guardedObjectD1 } from "../outside-calls";
 
 /** The default blocked words: the built-in list plus DANMAKU_BLOCKED_WORDS (comma- or line-separated). */
 export function defaultBlockedWords(env: Env): string[] {
@@ -30,7 +31,8 @@ const POLICY_SQL =
 
 /** The words and `user`'s mute, in one D1 read. Throws when D1 does not answer (the post is refused as 弹幕服务暂时不可用). */
 export async function readPostPolicy(db: D1Database, user: string, nowMs = Date.now()): Promise<PostPolicy> {
-  const row = await db.prepare(POLICY_SQL).bind(user).first<{ words: string | null; muted: number | null; until: number | null }>();
+  // Under a deadline also when a room asks (its env is not the request's: worker/outside-calls.ts).
+  const row = await guardedObjectD1(db).prepare(POLICY_SQL).bind(user).first<{ words: string | null; muted: number | null; until: number | null }>();
   return {
     words: parseStoredWords(row?.words ?? null),
     mutedUntil: row?.muted && muteHolds(row.until, nowMs) ? row.until : undefined,
@@ -57,7 +59,8 @@ export function parseStoredWords(text: string | null): string[] | null {
  * Adds comments a room stored before the index existed (room.ts ensureIndexed): rows already there
  * are kept, nothing is counted for 概览 (those comments were not posted today). In batches.
  */
-export async function indexComments(db: D1Database, room: string, posts: ReadonlyArray<{ author: string; comment: DanmakuComment }>): Promise<void> {
+export async function indexComments(given: D1Database, room: string, posts: ReadonlyArray<{ author: string; comment: DanmakuComment }>): Promise<void> {
+  const db = guardedObjectD1(given);
   const place = parseRoomKey(room);
   if (!place) return;
   const statements = posts.map(({ author, comment }) =>
@@ -68,7 +71,8 @@ export async function indexComments(db: D1Database, room: string, posts: Readonl
   for (let i = 0; i < statements.length; i += 100) await db.batch(statements.slice(i, i + 100));
 }
 
-export async function recordPost(db: D1Database, room: string, author: string, comment: DanmakuComment): Promise<void> {
+export async function recordPost(given: D1Database, room: string, author: string, comment: DanmakuComment): Promise<void> {
+  const db = guardedObjectD1(given);
   const place = parseRoomKey(room);
   if (!place) return;
   const statements = [

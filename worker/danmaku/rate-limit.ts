@@ -8,6 +8,8 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { rateCheck, WINDOW_MS } from "../../shared/danmaku/model";
+import { withDeadline } from "../deadline";
+import { STORAGE_TIMEOUT_MS } from "../outside-calls";
 
 export type RateResult = { ok: true } | { ok: false; retryAfterMs: number };
 
@@ -42,5 +44,7 @@ export class DanmakuRateLimit extends DurableObject<Env> {
 
 /** Asks the user's limiter whether they may post now (and counts the post if so). */
 export function takeRate(env: Env, userId: string): Promise<RateResult> {
-  return env.DANMAKU_LIMIT.get(env.DANMAKU_LIMIT.idFromName(userId)).take();
+  // A room's env is not the request's: the deadline is kept here (worker/outside-calls.ts).
+  const asked: Promise<RateResult> = Promise.resolve(env.DANMAKU_LIMIT.get(env.DANMAKU_LIMIT.idFromName(userId)).take());
+  return withDeadline(asked, STORAGE_TIMEOUT_MS, "DANMAKU_LIMIT.take");
 }

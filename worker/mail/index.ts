@@ -10,6 +10,10 @@
 import type { Config } from "../config";
 import { isLocalHost } from "../local-host";
 import { storeDevMail } from "./dev-mailbox";
+import { withDeadline } from "../deadline";
+
+/** The most sending one e-mail may take (the HTTP API and the binding alike). */
+const MAIL_TIMEOUT_MS = 10_000;
 
 export interface MailMessage {
   to: string;
@@ -32,7 +36,7 @@ function httpMailer(url: string, key: string, from: string): Mailer {
         method: "POST",
         headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
         body: JSON.stringify({ from, ...message }),
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(MAIL_TIMEOUT_MS),
       });
       if (!response.ok) throw new Error(`mail API answered ${response.status}`);
     },
@@ -43,7 +47,11 @@ function bindingMailer(binding: SendEmail, from: string): Mailer {
   return {
     kind: "binding",
     async send(message) {
-      await binding.send({ from, to: message.to, subject: message.subject, html: message.html, text: message.text });
+      await withDeadline(
+        binding.send({ from, to: message.to, subject: message.subject, html: message.html, text: message.text }),
+        MAIL_TIMEOUT_MS,
+        "EMAIL.send",
+      );
     },
   };
 }
