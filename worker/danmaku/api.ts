@@ -27,6 +27,9 @@ import { cachedJson } from "../edge-answers";
 import { allowAnyOrigin, danmakuPreflight } from "./cors";
 import { defaultBlockedWords } from "./policy";
 
+/** Response header of a socket's 101: the index of the shard that holds it. */
+export const SHARD_HEADER = "X-Danmaku-Shard";
+
 /** Seconds the edge (and the browser) keeps a window or v3 answer: new comments arrive over the socket. */
 export const READ_CACHE_SECONDS = 5;
 
@@ -181,8 +184,9 @@ danmakuApi.get("/:room/ws", async (c) => {
   if (room.sampleSeconds !== null) target.searchParams.set("samples", String(room.sampleSeconds));
   if (after) target.searchParams.set("after", after);
   const upgraded = await c.env.DANMAKU_SHARD.get(c.env.DANMAKU_SHARD.idFromName(shardName(room.key, shard))).fetch(new Request(target, { headers }));
-  // The room's answer has immutable headers: a fresh 101 lets the security middleware add its own.
-  return upgraded.webSocket ? new Response(null, { status: 101, webSocket: upgraded.webSocket }) : upgraded;
+  // The shard's answer has immutable headers: a fresh 101 lets the security middleware add its own
+  // (and names the shard, for the load generator: scripts/bench-danmaku-shards.mjs).
+  return upgraded.webSocket ? new Response(null, { status: 101, webSocket: upgraded.webSocket, headers: { [SHARD_HEADER]: String(shard) } }) : upgraded;
 });
 
 // A time window of one room's comments, readable from any origin.
