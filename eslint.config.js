@@ -16,7 +16,7 @@ import tseslint from "typescript-eslint";
  * The bindings of the worker (wrangler.toml, env.variables.d.ts): read from `env` directly. Every
  * other upper-case name on `env` is a configuration variable, read through worker/config.ts.
  */
-const BINDINGS = ["ASSETS", "DB", "DANMAKU", "DANMAKU_LIMIT", "PLAYS", "WATCH", "EMAIL", "MEDIA", "TEST_[A-Z0-9_]+"];
+const BINDINGS = ["ASSETS", "DB", "DANMAKU", "DANMAKU_LIMIT", "DANMAKU_SHARD", "PLAYS", "WATCH", "EMAIL", "MEDIA", "TEST_[A-Z0-9_]+"];
 const VARIABLE = `/^(?!(?:${BINDINGS.join("|")})$)[A-Z][A-Z0-9_]*$/`;
 const RAW_VARIABLE_MESSAGE = "A configuration variable is read through worker/config.ts — `configOf(env).NAME`, validated once — never raw from `env`.";
 /** `env.NAME`, `env["NAME"]`, `c.env.NAME`, `this.env.NAME` and `const { NAME } = env` (not `process.env`, not `import.meta.env`). */

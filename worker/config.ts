@@ -9,6 +9,7 @@
  */
 import * as v from "valibot";
 import { DEFAULT_SITE_CONFIG, siteConfigFrom, type SiteConfig } from "../shared/site-config";
+import { DEFAULT_SHARD_SIZE } from "../shared/danmaku/shards";
 import { isLocalHost } from "./local-host";
 
 const TRUE_WORDS = ["1", "true", "yes", "on"];
@@ -160,6 +161,8 @@ export const ConfigSchema = v.pipe(
     DANMAKU_SAMPLES: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"'), "on"),
     /** Extra blocked words for 弹幕 (commas or new lines). */
     DANMAKU_BLOCKED_WORDS: text,
+    /** Most WebSockets one 弹幕 socket shard holds before the room opens another (docs/decisions/0065-danmaku-shards.md). */
+    DANMAKU_SHARD_SIZE: whole(DEFAULT_SHARD_SIZE, 1, 32_000),
     ACCOUNT_SERVICE_TIMEOUT_MS: whole(8000, 100, 60_000),
     /** The most one D1 statement, R2 read or Durable Object call waits (worker/outside-calls.ts). */
     STORAGE_TIMEOUT_MS: whole(5000, 50, 60_000),

@@ -127,6 +127,7 @@ export default app;
 
 // Durable Object classes bound in wrangler.toml.
 export { DanmakuRoom } from "./danmaku/room";
+export { DanmakuShard } from "./danmaku/shard";
 export { DanmakuRateLimit } from "./danmaku/rate-limit";
 export { PlayShard } from "./plays/shard";
 export { WatchRoom } from "./watch/room";

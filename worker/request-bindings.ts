@@ -48,6 +48,7 @@ export const requestBindings: MiddlewareHandler<AppEnv> = async (c, next) => {
     MEDIA: guardedR2(raw.MEDIA, ms),
     DANMAKU: guardedNamespace(raw.DANMAKU, ms, "DANMAKU"),
     DANMAKU_LIMIT: guardedNamespace(raw.DANMAKU_LIMIT, ms, "DANMAKU_LIMIT"),
+    DANMAKU_SHARD: guardedNamespace(raw.DANMAKU_SHARD, ms, "DANMAKU_SHARD"),
     PLAYS: guardedNamespace(raw.PLAYS, ms, "PLAYS"),
     WATCH: guardedNamespace(raw.WATCH, ms, "WATCH"),
   });

@@ -252,6 +252,8 @@ export type ServerMessage =
   | { type: "hello"; canPost: boolean; last: number }
   | { type: "backlog"; comments: DanmakuComment[] }
   | { type: "comment"; comment: DanmakuComment }
+  /** Several live comments at once, in id order: what a room's socket shard sends when a tick brought more than one (docs/decisions/0065-danmaku-shards.md). */
+  | { type: "comments"; comments: DanmakuComment[] }
   | { type: "ack"; nonce: string; comment: DanmakuComment }
   /** Comments a moderator deleted (弹幕管理): gone from every screen and from the history. */
   | { type: "delete"; ids: number[] }

@@ -4,6 +4,7 @@
 // read only; the access token it kept is forgotten. poster.ts answers without the network for an
 // expired token and asks the account service otherwise.
 import { env, runInDurableObject } from "cloudflare:test";
+import { shardName } from "../../shared/danmaku/shards";
 import { describe, expect, it } from "vitest";
 import type { DanmakuComment, ServerMessage } from "../../shared/danmaku/model";
 import { mayPost } from "../../worker/danmaku/poster";
@@ -68,9 +69,10 @@ async function expectRefused(room: string, poster: Socket, viewer: Socket, base?
   expect(texts(viewer)).toEqual([`登出之前${tag}`, `别人的${tag}`]);
   const stored = await (await call("GET", `/api/danmaku/${room}`, { base })).json<{ comments: DanmakuComment[] }>();
   expect(stored.comments.map((c) => c.text)).toEqual([`登出之前${tag}`, `别人的${tag}`]);
-  // The room forgot the ended session's access token (the viewer never had one).
+  // The room's socket shard (both sockets are on its first) forgot the ended session's access
+  // token (the viewer never had one).
   const tokens = await runInDurableObject(
-    env.DANMAKU.get(env.DANMAKU.idFromName(room)),
+    env.DANMAKU_SHARD.get(env.DANMAKU_SHARD.idFromName(shardName(room, 0))),
     (_room, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM socket_sessions").one().n,
   );
   expect(tokens).toBe(0);

@@ -1,5 +1,6 @@
 /**
- * 弹幕 over HTTP and WebSocket (/api/danmaku/*), in front of one DanmakuRoom per episode (room.ts).
+ * 弹幕 over HTTP and WebSocket (/api/danmaku/*), in front of one DanmakuRoom per episode (room.ts)
+ * and its socket shards (shard.ts: the room picks one per socket).
  * {room} is a room key, `{videoId}` or `{videoId}~{episode}` (room-id.ts):
  *   GET  /api/danmaku/{room}?from=&to=   comments in a time window (JSON, short edge cache)
  *   GET  /api/danmaku/v3/?id={room}      the same in DPlayer's v3 shape
@@ -16,12 +17,18 @@ import { bodyLimit } from "hono/body-limit";
 import { DANMAKU_MESSAGES, MAX_MESSAGE_BYTES, MAX_VIDEO_TIME, modeOfDplayerType, toDplayerItem, type DanmakuErrorCode } from "../../shared/danmaku/model";
 import type { AppEnv } from "../app-env";
 import { isFromThisSite } from "../auth/csrf";
+import { configOf } from "../config";
 import { applySession, createRequestSession, currentUser, storedSession, userFromStoredToken, type RequestSession } from "../auth/session";
-import { MAX_READ, SESSION_HEADER, WORDS_HEADER, type PostResult, type RoomInfo, type SocketSession } from "./room";
+import { shardName } from "../../shared/danmaku/shards";
+import { MAX_READ, type PostResult, type RoomInfo, type SocketSession } from "./room";
+import { SESSION_HEADER, WORDS_HEADER } from "./shard";
 import { findRoom, type RoomRef } from "./room-id";
 import { cachedJson } from "../edge-answers";
 import { allowAnyOrigin, danmakuPreflight } from "./cors";
 import { defaultBlockedWords } from "./policy";
+
+/** Response header of a socket's 101: the index of the shard that holds it. */
+export const SHARD_HEADER = "X-Danmaku-Shard";
 
 /** Seconds the edge (and the browser) keeps a window or v3 answer: new comments arrive over the socket. */
 export const READ_CACHE_SECONDS = 5;
@@ -160,13 +167,17 @@ danmakuApi.get("/:room/ws", async (c) => {
   const headers = new Headers({ Upgrade: "websocket", [WORDS_HEADER]: encodeURIComponent(JSON.stringify(blockedWords(c.env))) });
   if (poster) headers.set(SESSION_HEADER, encodeURIComponent(JSON.stringify(poster)));
   const after = url.searchParams.get("after");
-  const target = new URL("https://room/ws");
+  // The room picks the shard that will hold the socket (docs/decisions/0065-danmaku-shards.md).
+  const shard = await roomOf(c.env, room).seat(infoOf(room), configOf(c.env).DANMAKU_SHARD_SIZE);
+  const target = new URL("https://shard/ws");
   target.searchParams.set("key", room.key);
+  target.searchParams.set("shard", String(shard));
   if (room.sampleSeconds !== null) target.searchParams.set("samples", String(room.sampleSeconds));
   if (after) target.searchParams.set("after", after);
-  const upgraded = await roomOf(c.env, room).fetch(new Request(target, { headers }));
-  // The room's answer has immutable headers: a fresh 101 lets the security middleware add its own.
-  return upgraded.webSocket ? new Response(null, { status: 101, webSocket: upgraded.webSocket }) : upgraded;
+  const upgraded = await c.env.DANMAKU_SHARD.get(c.env.DANMAKU_SHARD.idFromName(shardName(room.key, shard))).fetch(new Request(target, { headers }));
+  // The shard's answer has immutable headers: a fresh 101 lets the security middleware add its own
+  // (and names the shard, for the load generator: scripts/bench-danmaku-shards.mjs).
+  return upgraded.webSocket ? new Response(null, { status: 101, webSocket: upgraded.webSocket, headers: { [SHARD_HEADER]: String(shard) } }) : upgraded;
 });
 
 // A time window of one room's comments, readable from any origin.

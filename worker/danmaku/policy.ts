@@ -10,6 +10,7 @@ import { DEFAULT_BLOCKED_WORDS } from "../../shared/danmaku/blocked-words";
 import { muteHolds } from "../../shared/danmaku/moderation";
 import { parseRoomKey, parseWordList, MAX_COMMENTS_PER_ROOM, type DanmakuComment } from "../../shared/danmaku/model";
 import { configOf } from "../config";
+import { utcDay } from "../../shared/ranking";
 import { countStatement } from "./post-count";
 import { guardedObjectD1 } from "../outside-calls";
 
@@ -51,11 +52,6 @@ export function parseStoredWords(text: string | null): string[] | null {
 }
 
 /**
- * Indexes a stored comment for 弹幕管理 (and drops the rows of the comments the room pruned), and
- * raises the 概览's daily count: one D1 batch. A failure is logged, never the post's: the comment
- * is out already; it is then missing from 弹幕管理's list (the room still holds it).
- */
-/**
  * Adds comments a room stored before the index existed (room.ts ensureIndexed): rows already there
  * are kept, nothing is counted for 概览 (those comments were not posted today). In batches.
  */
@@ -71,17 +67,30 @@ export async function indexComments(given: D1Database, room: string, posts: Read
   for (let i = 0; i < statements.length; i += 100) await db.batch(statements.slice(i, i + 100));
 }
 
-export async function recordPost(given: D1Database, room: string, author: string, comment: DanmakuComment): Promise<void> {
+/**
+ * Indexes stored comments of one room for 弹幕管理 (and drops the rows of the comments the room
+ * pruned), and raises the 概览's daily count: one D1 batch, whatever their number — the room's
+ * group commit (room.ts `indexPost`) hands it every post that arrived while the previous batch was
+ * being written. A failure is logged, never the posts': the comments are out already; they are
+ * then missing from 弹幕管理's list (the room still holds them).
+ */
+export async function recordPosts(given: D1Database, room: string, posts: ReadonlyArray<{ author: string; comment: DanmakuComment }>): Promise<void> {
   const db = guardedObjectD1(given);
   const place = parseRoomKey(room);
-  if (!place) return;
-  const statements = [
+  if (!place || posts.length === 0) return;
+  const statements = posts.map(({ author, comment }) =>
     db
       .prepare("INSERT OR REPLACE INTO danmaku_posts (room, comment_id, video_id, episode, user_id, text, time, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
       .bind(room, comment.id, place.videoId, place.episode, author, comment.text, comment.time, comment.created),
-    countStatement(db, comment.created),
-  ];
-  const pruned = comment.id - MAX_COMMENTS_PER_ROOM;
+  );
+  const days = new Map<string, { at: number; posts: number }>();
+  for (const { comment } of posts) {
+    const day = utcDay(comment.created);
+    const seen = days.get(day);
+    days.set(day, { at: comment.created, posts: (seen?.posts ?? 0) + 1 });
+  }
+  for (const { at, posts: n } of days.values()) statements.push(countStatement(db, at, n));
+  const pruned = Math.max(...posts.map((p) => p.comment.id)) - MAX_COMMENTS_PER_ROOM;
   if (pruned > 0) statements.push(db.prepare("DELETE FROM danmaku_posts WHERE room = ? AND comment_id <= ?").bind(room, pruned));
   try {
     await db.batch(statements);

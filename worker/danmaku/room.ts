@@ -1,27 +1,25 @@
 /**
- * DanmakuRoom: the Durable Object of one episode's 弹幕, named by its room key
+ * DanmakuRoom: the Durable Object of one episode's 弹幕 — its coordinator — named by its room key
  * (shared/danmaku/model.ts roomKey; the worker resolves keys in room-id.ts). SQLite storage
  * holds the comments (ids increase; at most MAX_COMMENTS_PER_ROOM, oldest out); a built-in
- * title's room starts with its sample comments. Each post passes the author's rate limit, kept
- * across all rooms by their DanmakuRateLimit object (rate-limit.ts). Viewers connect over the WebSocket
- * Hibernation API: the object keeps nothing in memory between events — who may post is in each
- * socket's attachment, the access token that proves it in the object's storage (socket_sessions)
- * — so an idle room is evicted and costs nothing. Every post first asks poster.ts whether its
- * author may post (a socket's session again at each post: docs/decisions/0041-danmaku-session.md).
- * 弹幕管理 reaches the room too (docs/decisions/0076-danmaku-moderation.md): every post reads the
- * blocked words saved on the web and the poster's mute from D1 (policy.ts), every stored comment
- * is indexed in D1 for the cross-room list, and a moderator's delete (remove) leaves the history
- * and every open screen at once.
+ * title's room starts with its sample comments. The room holds no socket: viewers' WebSockets
+ * live in its shards (DanmakuShard, shard.ts; docs/decisions/0065-danmaku-shards.md), as many as
+ * the room needs (`seat` picks one per socket), and the room sends each live shard what it stores
+ * and deletes in one batch per tick (SHARD_TICK_MS); a shard tells it how many sockets it still
+ * holds, and one with none stops being sent to — an idle room and its shards are evicted and cost
+ * nothing (no alarm, no timer left behind). Each post passes admit.ts where it enters (here for
+ * DPlayer's POST, in the shard for a socket's post: blocked words and the mute read from D1,
+ * policy.ts; whether the author may post, poster.ts and docs/decisions/0041-danmaku-session.md),
+ * then here the author's rate limit, kept across all rooms by their DanmakuRateLimit object
+ * (rate-limit.ts). 弹幕管理 reaches the room too (docs/decisions/0076-danmaku-moderation.md):
+ * every stored comment is indexed in D1 for the cross-room list (several posts in one batch
+ * under load: indexPost), and a moderator's delete (remove) leaves the history and, through the
+ * shards, every open screen at once.
  */
 import { DurableObject } from "cloudflare:workers";
 import { SAMPLE_AUTHOR, sampleComments } from "../../shared/danmaku/samples";
-import { toSimplified } from "../../shared/search/t2s";
 import {
-  checkDraft,
-  containsBlockedWord,
-  DANMAKU_MESSAGES,
   MAX_COMMENTS_PER_ROOM,
-  MAX_MESSAGE_BYTES,
   type DanmakuComment,
   type DanmakuDraft,
   type DanmakuErrorCode,
@@ -29,20 +27,15 @@ import {
   type HexColor,
   type ServerMessage,
 } from "../../shared/danmaku/model";
+import { chooseShard, shardName, SHARD_TICK_MS } from "../../shared/danmaku/shards";
 import { configOf } from "../config";
+import { admit } from "./admit";
 import { newAuthorKey, publicAuthor } from "./author";
-import { indexComments, readPostPolicy, recordPost } from "./policy";
-import { mayPost, type Standing } from "./poster";
+import { indexComments, recordPosts } from "./policy";
+import { mayPost } from "./poster";
 import { takeRate } from "./rate-limit";
 import type { RoomRef } from "./room-id";
 
-/**
- * Request header the worker sets on the WebSocket upgrade of a signed-in user: their session
- * (URI-encoded JSON {@link SocketSession}); absent: the socket is read only.
- */
-export const SESSION_HEADER = "X-Danmaku-Session";
-/** Request header with the default blocked words (URI-encoded JSON array) for posts made over the socket; words saved in 弹幕管理 replace them (policy.ts). */
-export const WORDS_HEADER = "X-Danmaku-Words";
 /** Most comments one backlog or window read returns. */
 export const MAX_READ = 1000;
 
@@ -51,6 +44,9 @@ export type PostResult = { ok: true; comment: DanmakuComment } | { ok: false; co
 
 /** How long a room remembers a deleted comment's id, to tell sockets that open after the delete (a read up to this old may still hold it). */
 export const DELETIONS_KEPT_MS = 60_000;
+
+/** Most posts one D1 index batch holds (the rest wait for the next). */
+export const INDEX_BATCH = 100;
 
 /** What the room needs to know about itself (from room-id.ts findRoom). */
 export type RoomInfo = Pick<RoomRef, "key" | "sampleSeconds">;
@@ -63,44 +59,11 @@ export interface SocketSession {
   site: string;
 }
 
-/**
- * How long a socket's session check stands for further posts that are refused (by the rate limit
- * or the text): a flood costs one account-service call per this. A stored comment uses the check
- * up, so every stored comment had its own (the rate limit allows one per 2 s anyway).
- */
-export const SESSION_RECHECK_MS = 3000;
-
-interface Attachment {
-  room: RoomInfo;
-  /** Who posts over this socket (`socket` names its socket_sessions row; `checkedAt`: the last check that passed, ms, 0 for none). Null: read only. */
-  poster: { user: string; socket: string; checkedAt: number } | null;
-  /** The poster's session ended: the socket is read only from then on. */
-  ended: boolean;
-  words: string[];
-}
-
-const READ_ONLY: Attachment = { room: { key: "", sampleSeconds: null }, poster: null, ended: false, words: [] };
-
-function attachmentOf(ws: WebSocket): Attachment {
-  const value = (ws.deserializeAttachment() ?? READ_ONLY) as Partial<Attachment> & { user?: unknown };
-  // A socket opened before sessions were checked at each post (its attachment has only `user`) cannot prove its session: read only.
-  return { ...READ_ONLY, ...value, poster: value.poster ?? null, ended: value.ended ?? typeof value.user === "string" };
-}
-
-type SessionRow = { socket: string; user: string; token: string; expires_at: number; site: string };
-
-/** A socket's session, as the upgrade header carries it; null when absent or malformed. */
-function parseSocketSession(header: string | null): SocketSession | null {
-  if (!header) return null;
-  try {
-    const value: unknown = JSON.parse(decodeURIComponent(header));
-    if (typeof value !== "object" || value === null) return null;
-    const { user, accessToken, expiresAt, site } = value as Record<string, unknown>;
-    if (typeof user !== "string" || !user || typeof accessToken !== "string" || !accessToken || typeof site !== "string") return null;
-    return typeof expiresAt === "number" && Number.isFinite(expiresAt) ? { user, accessToken, expiresAt, site } : null;
-  } catch {
-    return null;
-  }
+/** What a socket's hello needs, as the room answers a shard's `join`: the last id, the backlog after the socket's `after` (null: none) and the ids deleted lately. */
+export interface JoinAnswer {
+  last: number;
+  backlog: DanmakuComment[] | null;
+  deleted: number[];
 }
 
 type Row = { id: number; time: number; text: string; mode: string; color: string; author: string; created: number };
@@ -125,6 +88,19 @@ export class DanmakuRoom extends DurableObject<Env> {
   private authorKey: string | null = null;
   /** Public author values of this instance, by account id. */
   private readonly authors = new Map<string, string>();
+  /** The room's key (meta 'key'), read once per instance. */
+  private key: string | null = null;
+  /** The live shards (table `shards`) with their sockets as last told, and a count of joins to tell a stale "none left" from a current one. */
+  private shards: Map<number, { sockets: number; epoch: number }> | null = null;
+  /** Messages for the shards' next batch, the pending tick and when the last batch left (ms). */
+  private outbox: ServerMessage[] = [];
+  private tick: ReturnType<typeof setTimeout> | null = null;
+  private lastTick = 0;
+  /** Posts waiting for their D1 index batch, and the batch being written. */
+  private indexQueue: Array<{ author: string; comment: DanmakuComment; done: () => void }> = [];
+  private indexing: Promise<void> | null = null;
+  private batchesSent = 0;
+  private indexBatches = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -136,10 +112,10 @@ export class DanmakuRoom extends DurableObject<Env> {
     // The per-room rate-limit table of before DanmakuRateLimit.
     this.sql.exec("DROP TABLE IF EXISTS posts");
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    // The access token of each posting socket, while it is open and the token valid (not in the
-    // attachment: a token with the user's metadata can outgrow an attachment's size limit).
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS socket_sessions (
-      socket TEXT PRIMARY KEY, user TEXT NOT NULL, token TEXT NOT NULL, expires_at INTEGER NOT NULL, site TEXT NOT NULL)`);
+    // The shards that hold sockets, and how many each held when it last said (docs/decisions/0065-danmaku-shards.md).
+    this.sql.exec("CREATE TABLE IF NOT EXISTS shards (idx INTEGER PRIMARY KEY, sockets INTEGER NOT NULL)");
+    // The sockets' sessions of before the shards: the shards keep them now.
+    this.sql.exec("DROP TABLE IF EXISTS socket_sessions");
     // Comments deleted by a moderator in the last DELETIONS_KEPT_MS (ids), told to sockets that open meanwhile.
     this.sql.exec("CREATE TABLE IF NOT EXISTS deletions (id INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
   }
@@ -210,42 +186,56 @@ export class DanmakuRoom extends DurableObject<Env> {
 
   /**
    * A comment of `author`, whose session the worker read in the request that carries it
-   * (DPlayer's POST): see {@link accept}. `words`: the default blocked words.
+   * (DPlayer's POST): the checks of admit.ts, then {@link publish}. `words`: the default blocked words.
    */
-  post(room: RoomInfo, author: string, input: unknown, words: readonly string[]): Promise<PostResult> {
-    return this.accept(room, author, input, words, (mutedUntil) => mayPost(this.env, { user: author, proof: "request" }, Date.now(), mutedUntil));
+  async post(room: RoomInfo, author: string, input: unknown, words: readonly string[]): Promise<PostResult> {
+    this.ensureSamples(room);
+    this.ensureIndexed(room);
+    const admitted = await admit(this.env, author, input, words, (mutedUntil) => mayPost(this.env, { user: author, proof: "request" }, Date.now(), mutedUntil));
+    return admitted.ok ? this.publish(room, author, admitted.draft) : admitted;
   }
 
   /**
-   * Checks a comment (its text), reads 弹幕管理's word list and the author's mute (policy.ts: one
-   * D1 read, so a change applies to this very post), checks the blocked words (the saved list,
-   * else `defaultWords`; after folding width, case and traditional characters), then whether its
-   * author may post (`standing`: muted, or a session that ended — poster.ts), then their rate
-   * limit (all rooms together), then stores and broadcasts it and indexes it for 弹幕管理. A
-   * refused comment does not count against the limit.
+   * Stores a comment that passed admit.ts, after its author's rate limit (all rooms together:
+   * rate-limit.ts): the comment goes out to every shard with the next tick, and the answer waits
+   * for the D1 index write that holds it (group commit, {@link indexPost}) — a comment its poster
+   * saw acknowledged can be found by a moderator. Called by {@link post} and, for posts over a
+   * socket, by the socket's shard (shard.ts) as an RPC. A refused comment does not count.
    */
-  private async accept(
-    room: RoomInfo,
-    author: string,
-    input: unknown,
-    defaultWords: readonly string[],
-    standing: (mutedUntil: number | null | undefined) => Promise<Standing>,
-  ): Promise<PostResult> {
+  async publish(room: RoomInfo, author: string, draft: DanmakuDraft): Promise<PostResult> {
     this.ensureSamples(room);
     this.ensureIndexed(room);
-    const checked = checkDraft(input, [], toSimplified);
-    if (!checked.ok) return { ok: false, code: checked.code };
-    const policy = await readPostPolicy(this.env.DB, author);
-    if (containsBlockedWord(checked.draft.text, policy.words ?? defaultWords, toSimplified)) return { ok: false, code: "blocked" };
-    const may = await standing(policy.mutedUntil);
-    if (!may.ok) return may.code === "muted" ? { ok: false, code: "muted", message: may.message } : { ok: false, code: may.code };
     const rate = await takeRate(this.env, author);
     if (!rate.ok) return { ok: false, code: "tooFast", retryAfterMs: rate.retryAfterMs };
-    const comment = this.store(author, checked.draft);
-    // The index of 弹幕管理 and 概览's count (policy.ts): the comment is out already; the ack waits
-    // for this one write, so a comment its poster saw acknowledged can be found by a moderator.
-    await recordPost(this.env.DB, room.key, author, comment);
+    const { comment, row } = this.storeRow(author, draft);
+    await this.indexPost(room.key, author, toComment(row));
     return { ok: true, comment };
+  }
+
+  /**
+   * Queues a stored comment for the D1 index and resolves once a batch holding it was written: one
+   * batch is written at a time, and the posts that arrive meanwhile go together in the next (at
+   * most INDEX_BATCH) — one D1 round trip per post while posts are rare, far fewer than one per
+   * post in a burst, and no timer.
+   */
+  private indexPost(key: string, author: string, comment: DanmakuComment): Promise<void> {
+    return new Promise((resolve) => {
+      this.indexQueue.push({ author, comment, done: resolve });
+      if (!this.indexing) this.indexing = this.writeIndex(key);
+    });
+  }
+
+  private async writeIndex(key: string): Promise<void> {
+    try {
+      while (this.indexQueue.length > 0) {
+        const batch = this.indexQueue.splice(0, INDEX_BATCH);
+        await recordPosts(this.env.DB, key, batch);
+        this.indexBatches++;
+        for (const entry of batch) entry.done();
+      }
+    } finally {
+      this.indexing = null;
+    }
   }
 
   /**
@@ -264,47 +254,12 @@ export class DanmakuRoom extends DurableObject<Env> {
     return rows.map(toComment);
   }
 
-  /**
-   * Whether the socket's poster may post now: their session asked of the account service
-   * (poster.ts) unless a check passed less than SESSION_RECHECK_MS ago and no comment used it up.
-   * A session that ended makes the socket read only (its token row goes); an unanswered check
-   * changes nothing.
-   */
-  private async socketStanding(ws: WebSocket, mutedUntil: number | null | undefined): Promise<Standing> {
-    const poster = attachmentOf(ws).poster;
-    if (!poster) return { ok: false, code: "sessionEnded" };
-    // A mute is asked at every post, whatever the session check's age.
-    if (mutedUntil !== undefined) return mayPost(this.env, { user: poster.user, proof: "request" }, Date.now(), mutedUntil);
-    if (Date.now() - poster.checkedAt < SESSION_RECHECK_MS) return { ok: true };
-    const row = this.sql.exec<SessionRow>("SELECT * FROM socket_sessions WHERE socket = ?", poster.socket).toArray()[0];
-    const standing: Standing = row
-      ? await mayPost(this.env, { user: row.user, proof: "token", accessToken: row.token, expiresAt: row.expires_at, site: row.site })
-      : { ok: false, code: "sessionEnded" };
-    // Another message of this socket may have ended it meanwhile.
-    const now = attachmentOf(ws);
-    if (!standing.ok) {
-      if (standing.code === "sessionEnded") this.endSession(ws, poster.socket);
-      return standing;
-    }
-    if (!now.poster) return { ok: false, code: "sessionEnded" };
-    ws.serializeAttachment({ ...now, poster: { ...now.poster, checkedAt: Date.now() } } satisfies Attachment);
-    return standing;
-  }
-
-  /** The socket may no longer post: read only, its token forgotten. */
-  private endSession(ws: WebSocket, socket: string): void {
-    this.sql.exec("DELETE FROM socket_sessions WHERE socket = ?", socket);
-    ws.serializeAttachment({ ...attachmentOf(ws), poster: null, ended: true } satisfies Attachment);
-  }
-
-  /** A stored comment used up the socket's last session check: the next post asks again. */
-  private useUpCheck(ws: WebSocket): void {
-    const now = attachmentOf(ws);
-    if (now.poster) ws.serializeAttachment({ ...now, poster: { ...now.poster, checkedAt: 0 } } satisfies Attachment);
-  }
-
-  /** Stores and broadcasts a checked comment (no rate limit: post() asks it). */
+  /** Stores and broadcasts a checked comment (no rate limit, no index: {@link publish} adds them). */
   store(author: string, draft: DanmakuDraft): DanmakuComment {
+    return this.storeRow(author, draft).comment;
+  }
+
+  private storeRow(author: string, draft: DanmakuDraft): { comment: DanmakuComment; row: Row } {
     const { time, text, mode, color } = draft;
     const row = this.sql
       .exec<Row>(
@@ -320,7 +275,7 @@ export class DanmakuRoom extends DurableObject<Env> {
     this.sql.exec("DELETE FROM comments WHERE id <= ?", row.id - MAX_COMMENTS_PER_ROOM);
     const comment = this.toPublic(row);
     this.broadcast({ type: "comment", comment });
-    return comment;
+    return { comment, row };
   }
 
   /** Number of stored comments (tests, seeding). */
@@ -343,124 +298,132 @@ export class DanmakuRoom extends DurableObject<Env> {
     }
   }
 
+  /** The room's key, as the routes named it (kept for naming its shards: the fan-out has no request to read it from). */
+  private roomKey(room?: RoomInfo): string | null {
+    if (room?.key && this.key !== room.key) {
+      this.key = room.key;
+      this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('key', ?)", room.key);
+    }
+    this.key ??= this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'key'").toArray()[0]?.value ?? null;
+    return this.key;
+  }
+
+  /** The sockets of each live shard (its `shards` rows, read once per instance). */
+  private liveShards(): Map<number, { sockets: number; epoch: number }> {
+    if (!this.shards) {
+      this.shards = new Map();
+      for (const row of this.sql.exec<{ idx: number; sockets: number }>("SELECT idx, sockets FROM shards").toArray())
+        this.shards.set(row.idx, { sockets: row.sockets, epoch: 0 });
+    }
+    return this.shards;
+  }
+
+  private countShard(index: number, sockets: number): void {
+    const shard = this.liveShards().get(index);
+    if (shard) shard.sockets = sockets;
+    else this.liveShards().set(index, { sockets, epoch: 0 });
+    this.sql.exec("INSERT OR REPLACE INTO shards (idx, sockets) VALUES (?, ?)", index, sockets);
+  }
+
   /**
-   * The WebSocket upgrade (the worker checked the Origin and the session, and found the room:
-   * `?key=` and `?samples=` carry its RoomInfo). `?after=ID` resumes.
+   * Which shard a new socket joins (the worker asks before the upgrade, api.ts): the least loaded
+   * live shard with fewer than `size` sockets, else a new one (shared/danmaku/shards.ts
+   * chooseShard). The socket is counted at once, so a burst of upgrades spreads.
    */
-  override fetch(request: Request): Response {
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket upgrade", { status: 426 });
-    const url = new URL(request.url);
-    const samples = Number(url.searchParams.get("samples") ?? "");
-    const room: RoomInfo = {
-      key: url.searchParams.get("key") ?? "",
-      sampleSeconds: url.searchParams.has("samples") && Number.isFinite(samples) ? samples : null,
-    };
+  seat(room: RoomInfo, size: number): number {
     this.ensureSamples(room);
     this.ensureIndexed(room);
-    const session = parseSocketSession(request.headers.get(SESSION_HEADER));
-    let words: string[] = [];
-    try {
-      const parsed: unknown = JSON.parse(decodeURIComponent(request.headers.get(WORDS_HEADER) ?? "[]"));
-      if (Array.isArray(parsed)) words = parsed.filter((w): w is string => typeof w === "string");
-    } catch {
-      words = [];
-    }
-    const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server);
-    let poster: Attachment["poster"] = null;
-    if (session) {
-      this.sql.exec("DELETE FROM socket_sessions WHERE expires_at <= ?", Date.now());
-      poster = { user: session.user, socket: crypto.randomUUID(), checkedAt: 0 };
-      this.sql.exec(
-        "INSERT INTO socket_sessions (socket, user, token, expires_at, site) VALUES (?, ?, ?, ?, ?)",
-        poster.socket,
-        session.user,
-        session.accessToken,
-        session.expiresAt,
-        session.site,
-      );
-    }
-    server.serializeAttachment({ room, poster, ended: false, words } satisfies Attachment);
-    // SQL calls are synchronous: no comment can slip in between the backlog and the first broadcast.
+    this.roomKey(room);
+    const shards = this.liveShards();
+    const index = chooseShard(new Map([...shards].map(([i, s]) => [i, s.sockets])), Math.max(1, size));
+    this.countShard(index, (shards.get(index)?.sockets ?? 0) + 1);
+    const shard = shards.get(index);
+    if (shard) shard.epoch++;
+    return index;
+  }
+
+  /**
+   * A socket joins shard `index` (asked by the shard, shard.ts, before it accepts the socket): the
+   * shard is live from now on — every comment stored after this answer goes to it — and gets what
+   * the socket's hello needs: the last id, the backlog after `after` and the ids deleted lately.
+   * One synchronous step, so no comment falls between the answer and the shard's first batch.
+   * `sockets`: what the shard holds, the new one included.
+   */
+  join(room: RoomInfo, index: number, after: number | null, sockets: number): JoinAnswer {
+    this.ensureSamples(room);
+    this.ensureIndexed(room);
+    this.roomKey(room);
+    this.countShard(index, sockets);
+    const shard = this.liveShards().get(index);
+    if (shard) shard.epoch++;
     const last = this.sql.exec<{ last: number | null }>("SELECT MAX(id) AS last FROM comments").one().last ?? 0;
-    send(server, { type: "hello", canPost: poster !== null, last });
-    const afterText = url.searchParams.get("after");
-    const after = afterText !== null && /^\d{1,15}$/.test(afterText) ? Number(afterText) : null;
-    if (after !== null && after < last) {
-      const rows = this.sql.exec<Row>("SELECT * FROM comments WHERE id > ? ORDER BY id LIMIT ?", after, MAX_READ).toArray();
-      send(server, { type: "backlog", comments: rows.map((row) => this.toPublic(row)) });
-    }
+    const backlog =
+      after !== null && after < last
+        ? this.sql
+            .exec<Row>("SELECT * FROM comments WHERE id > ? ORDER BY id LIMIT ?", after, MAX_READ)
+            .toArray()
+            .map((row) => this.toPublic(row))
+        : null;
     // Deleted lately: the page's window read (cached for a few seconds) may still hold them.
-    const deleted = this.sql.exec<{ id: number }>("SELECT id FROM deletions WHERE at > ? ORDER BY id", Date.now() - DELETIONS_KEPT_MS).toArray();
-    if (deleted.length > 0) send(server, { type: "delete", ids: deleted.map((d) => d.id) });
-    return new Response(null, { status: 101, webSocket: client });
+    const deleted = this.sql
+      .exec<{ id: number }>("SELECT id FROM deletions WHERE at > ? ORDER BY id", Date.now() - DELETIONS_KEPT_MS)
+      .toArray()
+      .map((d) => d.id);
+    return { last, backlog, deleted };
   }
 
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    const size = typeof message === "string" ? new TextEncoder().encode(message).byteLength : message.byteLength;
-    if (typeof message !== "string" || size > MAX_MESSAGE_BYTES) return fail(ws, size > MAX_MESSAGE_BYTES ? "tooLarge" : "badRequest");
-    let data: unknown;
-    try {
-      data = JSON.parse(message);
-    } catch {
-      return fail(ws, "badRequest");
-    }
-    if (typeof data !== "object" || data === null || (data as { type?: unknown }).type !== "post") return fail(ws, "badRequest");
-    const nonceValue = (data as { nonce?: unknown }).nonce;
-    const nonce = typeof nonceValue === "string" ? nonceValue.slice(0, 64) : "";
-    const { room, poster, ended, words } = attachmentOf(ws);
-    if (!poster) return fail(ws, ended ? "sessionEnded" : "notSignedIn", nonce);
-    let result: PostResult;
-    try {
-      result = await this.accept(room, poster.user, data, words, (mutedUntil) => this.socketStanding(ws, mutedUntil));
-    } catch (error) {
-      console.error("danmaku: a post over the socket failed", error);
-      return fail(ws, "unavailable", nonce);
-    }
-    if (!result.ok) return fail(ws, result.code, nonce, result.message);
-    this.useUpCheck(ws);
-    send(ws, { type: "ack", nonce, comment: result.comment });
-  }
-
-  override webSocketClose(ws: WebSocket, code: number): void {
-    this.forgetSession(ws);
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
-    } catch {
-      // already closed
-    }
-  }
-
-  override webSocketError(ws: WebSocket): void {
-    this.forgetSession(ws);
-  }
-
-  /** A closed socket's token row goes (rows of sockets that never said goodbye go once their token expired). */
-  private forgetSession(ws: WebSocket): void {
-    const poster = attachmentOf(ws).poster;
-    if (poster) this.sql.exec("DELETE FROM socket_sessions WHERE socket = ?", poster.socket);
-  }
-
+  /** Queues a message for every shard: it leaves with the next tick (at most one batch per SHARD_TICK_MS). */
   private broadcast(message: ServerMessage): void {
-    const text = JSON.stringify(message);
-    for (const ws of this.ctx.getWebSockets()) {
+    this.outbox.push(message);
+    if (this.tick) return;
+    const wait = Math.max(0, this.lastTick + SHARD_TICK_MS - Date.now());
+    this.tick = setTimeout(() => this.flush(), wait);
+  }
+
+  /** Sends the queued messages to every live shard, one RPC each, in parallel; a shard that answers with no socket left stops being live. */
+  private flush(): void {
+    this.tick = null;
+    this.lastTick = Date.now();
+    const batch = this.outbox;
+    this.outbox = [];
+    const key = this.roomKey();
+    if (batch.length === 0 || key === null) return;
+    for (const [index, shard] of this.liveShards()) {
+      const epoch = shard.epoch;
+      this.ctx.waitUntil(this.deliver(key, index, batch, epoch));
+    }
+    this.batchesSent += this.liveShards().size;
+  }
+
+  private async deliver(key: string, index: number, batch: ServerMessage[], epoch: number): Promise<void> {
+    const stub = this.env.DANMAKU_SHARD.get(this.env.DANMAKU_SHARD.idFromName(shardName(key, index)));
+    let sockets: number;
+    try {
+      sockets = await stub.deliver(batch);
+    } catch {
       try {
-        ws.send(text);
-      } catch {
-        // a socket closing right now: it resumes with ?after= when it comes back
+        // Once more, on a fresh stub (a broken stub throws for good).
+        sockets = await this.env.DANMAKU_SHARD.get(this.env.DANMAKU_SHARD.idFromName(shardName(key, index))).deliver(batch);
+      } catch (error) {
+        console.error(`danmaku: shard ${index} of ${key} missed a batch`, error);
+        return;
       }
     }
+    const shard = this.liveShards().get(index);
+    if (!shard) return;
+    // No socket left, and none joined since this batch left: the shard may sleep.
+    if (sockets === 0 && shard.epoch === epoch) {
+      this.liveShards().delete(index);
+      this.sql.exec("DELETE FROM shards WHERE idx = ?", index);
+    } else if (sockets !== shard.sockets && shard.epoch === epoch) this.countShard(index, sockets);
   }
-}
 
-function send(ws: WebSocket, message: ServerMessage): void {
-  try {
-    ws.send(JSON.stringify(message));
-  } catch {
-    // closed meanwhile
+  /** What this instance sent (tests, the bench): fan-out RPCs to shards and D1 index batches. */
+  traffic(): { shardBatches: number; indexBatches: number; shards: Record<number, number> } {
+    return {
+      shardBatches: this.batchesSent,
+      indexBatches: this.indexBatches,
+      shards: Object.fromEntries([...this.liveShards()].map(([i, s]) => [i, s.sockets])),
+    };
   }
-}
-
-function fail(ws: WebSocket, code: DanmakuErrorCode, nonce?: string, message?: string): void {
-  send(ws, { type: "error", code, message: message ?? DANMAKU_MESSAGES[code], ...(nonce ? { nonce } : {}) });
 }

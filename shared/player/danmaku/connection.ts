@@ -102,6 +102,9 @@ export class DanmakuConnection {
     } else if (message.type === "comment") {
       this.note([message.comment]);
       this.events.comments([message.comment], true);
+    } else if (message.type === "comments") {
+      this.note(message.comments);
+      this.events.comments(message.comments, true);
     } else if (message.type === "delete") {
       this.events.removed(message.ids);
     } else if (message.type === "ack") {

@@ -22,12 +22,19 @@ export interface SocketOptions {
   after?: number;
   /** Origin of the request (default https://yingshi.test). */
   base?: string;
+  /** Variables of this upgrade's worker request (e.g. DANMAKU_SHARD_SIZE). */
+  env?: Partial<Env>;
 }
 
 export async function openSocket(room: string, o: SocketOptions = {}): Promise<Socket> {
   const headers: Record<string, string> = { Upgrade: "websocket" };
   if (o.origin !== null) headers.Origin = o.origin ?? o.base ?? BASE;
-  const res = await call("GET", `/api/danmaku/${room}/ws${o.after !== undefined ? `?after=${o.after}` : ""}`, { jar: o.jar, headers, base: o.base });
+  const res = await call("GET", `/api/danmaku/${room}/ws${o.after !== undefined ? `?after=${o.after}` : ""}`, {
+    jar: o.jar,
+    headers,
+    base: o.base,
+    env: o.env,
+  });
   if (res.status !== 101) throw new Error(`upgrade refused: ${res.status} ${await res.text()}`);
   const ws = res.webSocket!;
   const queue: ServerMessage[] = [];
