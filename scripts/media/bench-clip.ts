@@ -109,7 +109,8 @@ export async function buildBenchClip({ seconds = 60, log = console.log }: { seco
     log(`bench: generated the ${seconds} s 1080p source in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   const source = await fileSource(sourceFile, { width: WIDTH, height: HEIGHT, fps: FPS, duration: seconds });
-  const dir = path.join(BENCH_DIR, "pack");
+  // One pack per length: the video bench (60 s) and the 一起看 bench (longer) do not repack each other's.
+  const dir = path.join(BENCH_DIR, seconds === 60 ? "pack" : `pack-${seconds}s`);
   const { result, packed } = await packIfNeeded(source, {
     outDir: dir,
     rungs: LADDER,
