@@ -10,6 +10,11 @@ export interface Level {
 }
 
 /** The short name of a height: 1080P, 720P … */
+/** Renditions from the lowest up (by height, then bandwidth). */
+export function sortedLevels(levels: Level[]): Level[] {
+  return [...levels].sort((a, b) => a.height - b.height || a.bandwidth - b.bandwidth);
+}
+
 export function heightLabel(height: number): string {
   return `${height}P`;
 }

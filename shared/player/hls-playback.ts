@@ -3,7 +3,7 @@ import type { ErrorData, HlsConfig, Level as HlsLevel, LevelSwitchedData } from 
 import type { QualityChoice } from "../library";
 import { playerConfig } from "../playback/config";
 import { browserConnection } from "./page-engine";
-import { levelForChoice, type Level } from "../playback/quality";
+import { levelForChoice, sortedLevels, type Level } from "../playback/quality";
 
 /**
  * One hls.js playback of a title's stream on a <video>, whoever started it: the page's early
@@ -30,10 +30,6 @@ export interface EngineEvents {
 function bandwidthEstimate(): number | null {
   const downlink = browserConnection()?.downlink;
   return typeof downlink === "number" && downlink > 0 ? downlink * 1_000_000 : null;
-}
-
-export function sortedLevels(levels: Level[]): Level[] {
-  return [...levels].sort((a, b) => a.height - b.height || a.bandwidth - b.bandwidth);
 }
 
 /** Seconds of media buffered ahead of the playhead. */

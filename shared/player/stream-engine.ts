@@ -1,8 +1,8 @@
 import type { QualityChoice } from "../library";
 import type { EngineKind } from "../playback/engine-choice";
 import { loadHls } from "./load-hls";
-import { sortedLevels, startHls, takeEarlyHls, type EngineEvents, type HlsPlayback } from "./hls-playback";
-import { levelForChoice, nearestHeight, type Level } from "../playback/quality";
+import type { EngineEvents, HlsPlayback } from "./hls-playback";
+import { levelForChoice, nearestHeight, sortedLevels, type Level } from "../playback/quality";
 
 export type { EngineEvents } from "./hls-playback";
 
@@ -105,11 +105,16 @@ function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityCho
     playback = p;
     p.bind(events);
   };
-  const early = takeEarlyHls(video, master);
-  if (early) {
-    take(early);
-    if (choice !== "auto") early.setQuality(choice);
-  } else {
+  // hls.js's side of the player is its own chunk (the page's early start has it already): the
+  // browser's own HLS never loads it.
+  void import("./hls-playback").then(({ takeEarlyHls, startHls }) => {
+    if (destroyed) return;
+    const early = takeEarlyHls(video, master);
+    if (early) {
+      take(early);
+      if (choice !== "auto") early.setQuality(choice);
+      return;
+    }
     void loadHls().then((Hls) => {
       if (destroyed) return;
       if (!Hls.isSupported()) return events.onFatal("hls.js is not supported here");
@@ -117,7 +122,7 @@ function hlsjsEngine(video: HTMLVideoElement, master: string, choice: QualityCho
       // At once (hls.js has given the element its MediaSource): it waits to play while the stream loads.
       if (resume?.play) video.play().catch(() => {});
     });
-  }
+  });
   return {
     kind: "hlsjs",
     setQuality: (c) => {
