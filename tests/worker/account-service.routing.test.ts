@@ -87,7 +87,7 @@ describe("request bodies and routing", () => {
 // ---- options from env -------------------------------------------------------------------------
 
 describe("accountServiceOptions", () => {
-  it("reads DB, AUTH_JWT_SECRET, AUTH_AUTO_CONFIRM (a real boolean) and the session days; issuer is the request origin, links are on SITE_URL", () => {
+  it("reads DB, AUTH_JWT_SECRET, AUTH_AUTO_CONFIRM (a real boolean) and the session days; issuer is the request origin, links are on SITE_URL", async () => {
     const vars = { ...env, AUTH_JWT_SECRET: "s".repeat(32), AUTH_AUTO_CONFIRM: "0", AUTH_SESSION_INACTIVITY_DAYS: "7", AUTH_SESSION_LIFETIME_DAYS: "14" };
     const o = accountServiceOptions(vars, configOf(vars), "https://site.example/api/auth/x?y=1");
     expect(o).toMatchObject({ jwtSecret: "s".repeat(32), autoConfirm: false, issuerBase: "https://site.example" });
@@ -98,7 +98,9 @@ describe("accountServiceOptions", () => {
     );
     expect(accountServiceOptions(vars, configOf(vars), "http://127.0.0.1:8787/x").linkOrigin).toBe("http://127.0.0.1:8787");
     expect(o.sessionPolicy).toEqual({ inactivityMs: 7 * 86_400_000, lifetimeMs: 14 * 86_400_000 });
-    expect(o.db).toBe(env.DB);
+    // The account service reads the primary first (a session of the same database: decision 0067).
+    expect(o.db).not.toBe(env.DB);
+    expect(await o.db.prepare("SELECT count(*) AS n FROM auth_keys").first()).toEqual(await env.DB.prepare("SELECT count(*) AS n FROM auth_keys").first());
     const bare = { ...env, AUTH_JWT_SECRET: undefined, AUTH_AUTO_CONFIRM: undefined };
     const d = accountServiceOptions(bare, configOf(bare), "not a url");
     // No secret: no key from the repository either — the service provisions one in D1.
