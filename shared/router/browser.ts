@@ -5,7 +5,8 @@
  * (shared/router/load.ts) and only then changes the address and the page; a newer navigation
  * aborts an older one (its data requests too); a loader's redirect navigates on (a push stays a push,
  * anything else replaces).
- * A change of the hash alone loads nothing. The scroll position is left to the browser.
+ * A change of the hash alone loads nothing. A push to another page scrolls to the top (unless
+ * `preventScrollReset`); back and forward leave the scroll position to the browser.
  */
 import { loadMatches, loadRouteComponents, type HydrationData } from "./load";
 import { matchRoutes, type RouteMatch, type RouteObject } from "./match";
@@ -113,6 +114,9 @@ export function createBrowserRouter(routes: RouteObject[], hydration: HydrationD
       loaderData: outcome.loaderData,
       errors: outcome.errors,
     });
+    // A new page opens at its top, as a full page load does (not an episode switch that asks to
+    // stay, nor a link to an anchor); back and forward keep the browser's own restoration.
+    if (kind === "push" && !options.preventScrollReset && !url.hash) window.scrollTo(0, 0);
   }
 
   window.addEventListener("popstate", () => {

@@ -40,7 +40,7 @@ export interface NavigateOptions {
   replace?: boolean;
   /** Carried in the history entry (`useLocation().state`). */
   state?: unknown;
-  /** Accepted for React Router's signature; the router never resets the scroll (docs/decisions/0018-own-router.md). */
+  /** Stay at the current scroll position (a push otherwise opens the new page at its top: docs/decisions/0018-own-router.md). */
   preventScrollReset?: boolean;
 }
 

@@ -60,7 +60,18 @@ function historyWindow(start: string) {
   const addEventListener = (type: string, listener: () => void) => {
     if (type === "popstate") listeners.push(listener);
   };
-  return { history, location, addEventListener, entries: () => entries.map((e) => e.url.pathname + e.url.search + e.url.hash), here: () => index, assigned };
+  const scrolls: number[] = [];
+  const scrollTo = (_x: number, y: number) => scrolls.push(y);
+  return {
+    history,
+    location,
+    addEventListener,
+    scrollTo,
+    scrolls,
+    entries: () => entries.map((e) => e.url.pathname + e.url.search + e.url.hash),
+    here: () => index,
+    assigned,
+  };
 }
 
 /** A promise resolved from outside. */
@@ -197,6 +208,22 @@ describe("the browser router", () => {
     expect(calls).toEqual([]);
     expect(router.state.location).toMatchObject({ pathname: "/video/a", hash: "#comments" });
     expect(win.entries()).toEqual(["/video/a", "/video/a#comments"]);
+  });
+
+  it("a push opens the new page at its top, once it shows; preventScrollReset, replace and back/forward keep the position", async () => {
+    const held = deferred();
+    gate = held.promise;
+    const done = router.navigate("/video/b");
+    await Promise.resolve();
+    expect(win.scrolls).toEqual([]); // the old page stays where it was while the new one loads
+    held.resolve();
+    await done;
+    expect(win.scrolls).toEqual([0]);
+    await router.navigate("/video/c", { preventScrollReset: true });
+    await router.navigate("/video/d", { replace: true });
+    window.history.go(-1);
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe("/video/b"));
+    expect(win.scrolls).toEqual([0]);
   });
 
   it("back and forward load the page of the entry they reach, without writing history", async () => {
