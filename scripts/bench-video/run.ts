@@ -44,11 +44,11 @@ import { chromium } from "playwright-core";
 import { register } from "tsx/esm/api";
 import { INP_CPU_SLOWDOWN, measureFirstTap, measureInp, percentile, type FirstTapFigures, type InpFigures } from "./input";
 import { measurePlayback, median, PROFILES, type Engine, type PlaybackFigures, type WaterfallEntry } from "./measure";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../chromium";
 
 register();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PORT = Number(process.env.BENCH_VIDEO_PORT ?? 8798);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const STATE = path.join(root, ".wrangler", "bench-video");
 const BENCH_N = 1;
 
@@ -140,14 +140,7 @@ async function main(): Promise<void> {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--autoplay-policy=no-user-gesture-required",
+      ...CHROMIUM_FLAGS,
       // The front's certificate is a throwaway self-signed one, trusted by its key: with
       // `--ignore-certificate-errors` instead, Chromium caches nothing (no preload or repeat is
       // ever read from the browser's HTTP cache, as it is on a real site).

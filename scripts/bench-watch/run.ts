@@ -49,10 +49,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { driftSeries, median, percentile, positionAtTime, type PlayerSample } from "./figures";
 import { startLinkProxy, type LinkProxy } from "./link-proxy";
 import { PROBE, type ProbeEvent, type ProbeState } from "./probe";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../chromium";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PORT = Number(process.env.BENCH_WATCH_PORT ?? 8796);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const STATE = path.join(root, ".wrangler", "bench-watch");
 const FILM = { id: "video_001", media: [1] };
 /** A series of the catalogue (4 episodes: media 4, 10402, 10403, 10404). */
@@ -585,14 +585,7 @@ async function main(): Promise<void> {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--autoplay-policy=no-user-gesture-required",
+      ...CHROMIUM_FLAGS,
       // Every member's page plays: none may be throttled as a background tab.
       "--disable-background-timer-throttling",
       "--disable-renderer-backgrounding",

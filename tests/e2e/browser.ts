@@ -4,9 +4,10 @@ import { chromium, type Browser, type BrowserContext, type Page, type Response }
 import { afterAll, beforeAll, inject } from "vitest";
 import { getVideo, type Video } from "../../scripts/catalogue/titles";
 import { parseMasterPlaylist } from "../../shared/stream/hls";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/chromium";
 
 /** Debian's Chromium; `npm test` installs it when missing (never a downloaded browser). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export { CHROMIUM } from "../../scripts/chromium";
 
 export const PHONE = { width: 390, height: 844 } as const;
 export const DESKTOP = { width: 1440, height: 900 } as const;
@@ -22,16 +23,7 @@ export function baseURL(): string {
  * `--autoplay-policy=…` replaces the default one (e.g. to test refused autoplay).
  */
 export async function launchBrowser(args: string[] = []): Promise<Browser> {
-  const defaults = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--autoplay-policy=no-user-gesture-required",
-  ];
+  const defaults = CHROMIUM_FLAGS;
   const overridden = new Set(args.map((a) => a.split("=")[0]));
   return chromium.launch({
     executablePath: CHROMIUM,

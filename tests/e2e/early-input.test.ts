@@ -68,7 +68,8 @@ describe("the first tap", () => {
     await page.keyboard.press("Escape");
     await page.click(".player [data-act=play]");
     await waitPlaying(page, 0.3);
-    expect(await page.getAttribute(".player [data-act=play]", "aria-label")).toBe("暂停");
+    // The label follows the element's play event (a render after it, under load a moment later).
+    await expect.poll(() => page.getAttribute(".player [data-act=play]", "aria-label")).toBe("暂停");
     expect(errors).toEqual([]);
     await context.close();
   });
