@@ -10,32 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runFfmpeg } from "../../scripts/media/ffmpeg";
 import { applySeriesMarkers, detectEpisodeMarkers, seriesMarkers, type FoundMarkers } from "../../scripts/media/intro-detect";
 import { FINGERPRINT_RATE } from "../../shared/media/intro-fingerprint";
-import { concat, music } from "./generated-audio";
+import { concat, music, wavBytes } from "./generated-audio";
 
 const OPENING = music(12, 1);
 const ENDING = music(9, 2);
 
 let dir = "";
 
-/** 16-bit mono WAV of `pcm`. */
-function wav(pcm: Float32Array): Buffer {
-  const data = Buffer.alloc(pcm.length * 2);
-  pcm.forEach((x, i) => data.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(x * 20000))), i * 2));
-  const head = Buffer.alloc(44);
-  head.write("RIFF", 0);
-  head.writeUInt32LE(36 + data.length, 4);
-  head.write("WAVEfmt ", 8);
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(FINGERPRINT_RATE, 24);
-  head.writeUInt32LE(FINGERPRINT_RATE * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write("data", 36);
-  head.writeUInt32LE(data.length, 40);
-  return Buffer.concat([head, data]);
-}
+const wav = (pcm: Float32Array) => wavBytes(pcm, FINGERPRINT_RATE);
 
 /** An episode's audio as an AAC track in MP4 (like the packer's progressive.mp4). */
 async function episodeFile(name: string, pcm: Float32Array): Promise<string> {
