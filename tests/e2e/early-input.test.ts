@@ -39,13 +39,14 @@ describe("the first tap", () => {
     // Play/pause pauses the server's <video> at once.
     await page.click(".player [data-act=play]");
     expect(await media(page, (v) => v.paused)).toBe(true);
-    expect(await page.getAttribute(".player [data-act=play]", "aria-label")).toBe("播放");
+    // The early controls' labels follow the element's events (pause, volumechange), which fire a moment later.
+    await expect.poll(() => page.getAttribute(".player [data-act=play]", "aria-label")).toBe("播放");
 
     // M turns the (autoplay-muted) sound on.
     expect(await media(page, (v) => v.muted)).toBe(true);
     await page.keyboard.press("m");
     expect(await media(page, (v) => ({ muted: v.muted, volume: v.volume }))).toEqual({ muted: false, volume: 0.8 });
-    expect(await page.getAttribute(".player [data-act=mute]", "aria-label")).toBe("静音");
+    await expect.poll(() => page.getAttribute(".player [data-act=mute]", "aria-label")).toBe("静音");
 
     // 清晰度 has no code yet: the tap is heard, nothing opens.
     const quality = page.locator(".player-quality .player-menu-button");
