@@ -10,6 +10,12 @@ import { BASE, uniqueIp } from "./helpers/visitor";
 const ORIGIN = new URL(BASE).origin;
 /** Raise for a long local hunt; the suite keeps about 280 runs in all (a few seconds). */
 const SCALE = 1;
+/**
+ * Each run's answer is awaited at most RUN_TIMEOUT_MS: a request that hangs fails the property with
+ * its URL and the seed (fast-check's report) instead of the whole test timing out without either;
+ * no shrinking after a failure, so the report comes before the test's own timeout.
+ */
+const RUN_LIMITS = { timeout: 10_000, endOnFailure: true } as const;
 
 // ---- generators ----------------------------------------------------------------------------
 
@@ -167,6 +173,7 @@ describe("fuzzing the worker with random URLs", () => {
         }),
         {
           numRuns: 150 * SCALE,
+          ...RUN_LIMITS,
           // Random paths are nearly all not-found pages; these fixed cases run first every time so
           // that the property also covers a page, a listing, media and the API on each run.
           examples: [
@@ -180,7 +187,7 @@ describe("fuzzing the worker with random URLs", () => {
       // The fixed examples above reached real answers (not only not-found pages).
       expect(statuses.get(200) ?? 0, JSON.stringify([...statuses])).toBeGreaterThanOrEqual(4);
     },
-    30_000 * SCALE,
+    60_000 * SCALE,
   );
 
   it(
@@ -217,10 +224,10 @@ describe("fuzzing the worker with random URLs", () => {
             await fetchAndCheck(url);
           },
         ),
-        { numRuns: 70 * SCALE },
+        { numRuns: 70 * SCALE, ...RUN_LIMITS },
       );
     },
-    30_000 * SCALE,
+    60_000 * SCALE,
   );
 
   it(
@@ -256,10 +263,10 @@ describe("fuzzing the worker with random URLs", () => {
           const withBody = m !== "GET" && m !== "HEAD" && b !== undefined;
           await fetchAndCheck(url, { method: m, headers, body: withBody ? b : undefined });
         }),
-        { numRuns: 60 * SCALE },
+        { numRuns: 60 * SCALE, ...RUN_LIMITS },
       );
     },
-    30_000 * SCALE,
+    60_000 * SCALE,
   );
 
   it("the classic traversal and open-redirect probes", async () => {
