@@ -2,7 +2,7 @@
  * The checks after a deploy: the home page, one master playlist, one media segment it names
  * (through its media playlist) and one cover answer 200. Each failure is named with its URL.
  */
-import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls";
+import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls-parse";
 import { masterPlaylistPath, streamPath } from "../../shared/stream/contract";
 
 export interface Check {

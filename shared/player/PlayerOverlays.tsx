@@ -87,3 +87,33 @@ export function MediaOutage({ onRetry }: { onRetry: () => void }) {
     </div>
   );
 }
+
+/** 跳过片头 while the intro plays (useIntroOutro.ts). */
+export function SkipIntroPrompt({ onSkip }: { onSkip: () => void }) {
+  return (
+    <button type="button" className="player-prompt player-skip" onClick={onSkip}>
+      跳过片头
+    </button>
+  );
+}
+
+/** 即将播放下一集 N with 取消, in the outro with 自动连播 on (useIntroOutro.ts). */
+export function NextEpisodeCountdown({ seconds, onCancel }: { seconds: number; onCancel: () => void }) {
+  return (
+    <div className="player-prompt player-next" role="status">
+      <span>{`即将播放下一集 ${seconds}`}</span>
+      <button type="button" className="player-next-cancel" onClick={onCancel}>
+        取消
+      </button>
+    </div>
+  );
+}
+
+/** 投屏: top right, as phone players put it (the bar is full on a phone); only where the browser can cast. */
+export function CastButton({ onCast }: { onCast: () => void }) {
+  return (
+    <button type="button" className="player-button player-cast" aria-label="投屏" title="投屏" onClick={onCast}>
+      <Icon name="cast" />
+    </button>
+  );
+}

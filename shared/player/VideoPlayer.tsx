@@ -1,40 +1,34 @@
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { preload } from "react-dom";
+import { useMemo, useRef, useState } from "react";
 import { useLocation, useNavigate } from "../router";
 import type { Video } from "../catalogue/types";
 import { COVER_HEIGHT, COVER_WIDTH } from "../components/VideoCard";
 import { danmakuRoomId, episodeMedia } from "../episodes";
-import { mediaNumberOf, storyboardPath, subtitlesPath, SUBTITLE_NAMES, type SubtitleLanguage } from "../stream/contract";
-import { subtitleLanguagesOf } from "../stream/subtitle-languages";
-import { playLines, startLine } from "../playback/lines";
-import { playerConfig } from "../playback/config";
+import { mediaNumberOf, storyboardPath } from "../stream/contract";
+import { chosenSubtitleLanguage, subtitleLanguagesOf } from "../stream/subtitle-languages";
+import { playLines } from "../playback/lines";
 import { PlayerControls } from "./PlayerControls";
-import { Icon } from "./icons";
-import { BigPlay, GestureHintView, LineNotice, MediaOutage, PlaybackError, ResumePrompt, Spinner, SubtitleText, UnmutePrompt } from "./PlayerOverlays";
-import { HLS_MIME, initialSource } from "../playback/engine-choice";
+import * as Overlay from "./PlayerOverlays";
+import { initialSource } from "../playback/engine-choice";
+import { MediaSources } from "./MediaSources";
 import { DanmakuMount, type ReportAt } from "./danmaku/DanmakuMount";
-import { earlyInput, type EarlyDecisions } from "./early-input";
 import { useAutoHideControls } from "./useAutoHideControls";
-import { useFullscreen } from "./useFullscreen";
-import { rememberedLine, rememberLine, reportLineFailure, useLineFailover } from "./useLineFailover";
+import { useFullscreen, usePictureInPictureAvailable } from "./useFullscreen";
 import { usePlaybackFailure } from "./usePlaybackFailure";
+import { usePlayerChoices } from "./usePlayerChoices";
 import { sendFailureBeacon } from "./failure-beacon";
 import { usePlaybackMemory } from "./usePlaybackMemory";
 import { usePlayBeacon } from "./usePlayBeacon";
 import { usePlaybackState } from "./usePlaybackState";
 import { usePlayerCommands } from "./usePlayerCommands";
-import { runShortcut, usePlayerKeyboard } from "./usePlayerKeyboard";
+import { usePlayerInput } from "./usePlayerInput";
 import { useStoryboard } from "./useStoryboard";
 import { useIntroOutro } from "./useIntroOutro";
 import { episodeMarkers } from "../playback/markers";
 import { parseStartTime } from "../playback/start-time";
-import { streamStartPreloads } from "../playback/stream-start";
-import { useStream } from "./useStream";
+import { preloadStreamStart, usePlayerStream } from "./usePlayerStream";
+import { usePlaybackStart } from "./usePlaybackStart";
 import { useSubtitles } from "./useSubtitles";
-import { useTouchGestures } from "./useTouchGestures";
 import { useCast } from "./useCast";
-
-const noSubscription = () => () => {};
 
 /**
  * The custom player of the detail page (spec §4; mounted through PlayerIsland.tsx). The server
@@ -48,21 +42,17 @@ const noSubscription = () => () => {};
  * or the random next video), and a video that cannot play is replaced by `failedPath`.
  */
 export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { video: Video; episode?: number; endedPath: string; failedPath: string }) {
-  const { videoFile, coverImage } = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}` };
+  const { videoFile, coverImage: poster } = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}` };
   const n = mediaNumberOf(videoFile) ?? "0";
-  const poster = coverImage;
   // 线路: the site's own stream first (what the server renders), then the title's other lines.
   const lines = useMemo(() => playLines(video, episode), [video, episode]);
   const master = lines[0]?.src ?? `/stream/${n}/master.m3u8`;
   const languages = useMemo(() => subtitleLanguagesOf(video, episode), [video, episode]);
+  const query = new URLSearchParams(useLocation().search);
   // What the server puts in the <video> (the ?engine= override of the benchmark and tests included).
-  const engine = new URLSearchParams(useLocation().search).get("engine");
+  const engine = query.get("engine");
   const source = initialSource(engine);
-  preload(poster, { as: "image", fetchPriority: "high" });
-  // Every engine reads the master and then the start rendition's playlist before its first segment:
-  // both at once, high (small, and on the critical path). hls.js reads them from these preloads,
-  // native players from the HTTP cache they fill. The worker sends the same two as a Link header.
-  for (const href of streamStartPreloads(video, episode, engine)) preload(href, { as: "fetch", crossOrigin: "anonymous", fetchPriority: "high" });
+  preloadStreamStart(video, episode, engine, poster);
 
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -71,15 +61,14 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const navigate = useNavigate();
   const state = usePlaybackState(videoRef);
   const { visible, show, hide } = useAutoHideControls(state.playing);
-  // Most browsers have picture-in-picture: the button is rendered (no layout shift) and removed after hydration where missing.
-  const [pip, setPip] = useState(true);
+  const pip = usePictureInPictureAvailable(videoRef);
 
   // Playback starts once the stored preferences are applied and the element is bound to the stream.
   const [prefsApplied, setPrefsApplied] = useState(false);
   const markers = useMemo(() => episodeMarkers(video, episode), [video, episode]);
   const hasNext = episode < (video.episodes?.length ?? 1);
   // ?t= of a shared moment: playback starts there, and no 继续播放 is offered over it.
-  const startAt = parseStartTime(new URLSearchParams(useLocation().search).get("t"));
+  const startAt = parseStartTime(query.get("t"));
   const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), !hasNext, markers.intro, startAt !== null);
   usePlayBeacon(videoRef, video.id);
   const { lib, dismissResume } = memory;
@@ -94,29 +83,10 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
     },
   });
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
-  // The remembered line is read in the browser once mounted (the server renders line 1).
-  const firstLine = useSyncExternalStore(
-    noSubscription,
-    () => startLine(lines, rememberedLine(video.id)),
-    () => null,
-  );
-  const stream = useStream(videoRef, lines, videoFile, lib.ready ? lib.prefs.quality : null, {
-    startLine: firstLine,
-    onLineFailed: (failedLine, next) => {
-      reportLineFailure(video.id, episode, failedLine);
-      failover.announce(next);
-    },
-  });
-  const failover = useLineFailover(videoRef, lines, stream);
+  const { stream, failover, chooseLine } = usePlayerStream(videoRef, { id: video.id, episode, lines, mp4: videoFile }, lib.ready ? lib.prefs.quality : null);
   const cast = useCast(videoRef, videoFile, stream.playProgressive);
   const storyboard = useStoryboard(storyboardPath(n));
-  // 字幕: the remembered language where the media has it, else its first one; none while off.
-  const subtitleLanguage: SubtitleLanguage | null =
-    lib.ready && lib.prefs.subtitles && languages.length > 0
-      ? languages.includes(lib.prefs.subtitleLanguage)
-        ? lib.prefs.subtitleLanguage
-        : languages[0]
-      : null;
+  const subtitleLanguage = chosenSubtitleLanguage(languages, lib.ready ? lib.prefs : null);
   const subtitleText = useSubtitles(videoRef, subtitleLanguage);
   const fullscreen = useFullscreen(boxRef, videoRef);
 
@@ -130,77 +100,15 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
     report: () => sendFailureBeacon(video.id, episode),
   });
 
-  const toggleSubtitles = () => memory.setPrefs({ subtitles: !lib.prefs.subtitles });
-  const chooseSubtitles = (choice: SubtitleLanguage | "off") =>
-    memory.setPrefs(choice === "off" ? { subtitles: false } : { subtitles: true, subtitleLanguage: choice });
-  const chooseLine = (index: number) => {
-    rememberLine(video.id, index);
-    stream.chooseLine(index);
-  };
-  const chooseQuality = (choice: typeof lib.prefs.quality) => {
-    memory.setPrefs({ quality: choice });
-    stream.setQuality(choice);
-  };
+  const { toggleSubtitles, chooseSubtitles, chooseQuality, resume } = usePlayerChoices(videoRef, memory, cmd, stream);
 
-  const gestures = useTouchGestures({
-    onTap: (hidden) => (hidden && state.playing ? show() : cmd.togglePlay()),
-    onSeekBy: (delta) => {
-      show();
-      cmd.seekBy(delta);
-    },
-    onLongPressAt: (x, y) => reportDanmakuAt.current?.(x, y) ?? false,
-    onHoldStart: () => cmd.holdRate(playerConfig.longPressRate),
-    onHoldEnd: cmd.restoreRate,
-    controlsHidden: () => !visible,
-  });
-
-  usePlayerKeyboard((command) => {
-    show();
-    runShortcut(command, videoRef.current as HTMLVideoElement, { ...cmd, toggleSubtitles, toggleFullscreen: fullscreen.toggle });
-  });
-
-  // The player takes over from the early controls (what the viewer did on the server's <video>
-  // before hydration); declared before the start below, so it has run by then.
-  const early = useRef<EarlyDecisions | null>(null);
-  useEffect(() => {
-    early.current = earlyInput()?.handOver() ?? null;
-  }, []);
-
-  const started = useRef(false);
-  useEffect(() => {
-    if (!prefsApplied || !stream.attached || started.current || isHandled()) return;
-    started.current = true;
-    // A choice the viewer made before hydration stands over the stored preferences and the autoplay.
-    const { sound, seeked, paused } = early.current ?? {};
-    if (sound) cmd.setVolume(sound.volume, sound.muted);
-    if (seeked) dismissResume();
-    const v = videoRef.current;
-    // A ?t= link starts there (unless the viewer already moved the playhead).
-    if (startAt !== null && v && !seeked) {
-      const seek = () => {
-        if (startAt < v.duration) v.currentTime = startAt;
-      };
-      if (v.readyState >= 1) seek();
-      else v.addEventListener("loadedmetadata", seek, { once: true });
-    }
-    if (paused) return;
-    // Nor over a pause after the page hydrated: the element had played (its early start) and stands paused.
-    if (v && v.paused && !v.ended && v.played.length > 0) return;
-    void cmd.start();
-  }, [prefsApplied, stream.attached, cmd, isHandled, dismissResume, startAt]);
-
-  // Once mounted: catch up with what the element did before hydration.
-  useEffect(() => {
-    const v = videoRef.current as HTMLVideoElement;
-    setPip(document.pictureInPictureEnabled === true && !v.disablePictureInPicture);
-  }, []);
-
-  const status = failed ? "failed" : state.playing ? "playing" : "paused";
+  const gestures = usePlayerInput(videoRef, cmd, { playing: state.playing, visible, show }, { reportDanmakuAt, toggleSubtitles, fullscreen });
+  usePlaybackStart(videoRef, prefsApplied && stream.attached, { isHandled, start: cmd.start, setVolume: cmd.setVolume, dismissResume, startAt });
   return (
     <div
       ref={boxRef}
       className="player"
-      data-state={status}
+      data-state={failed ? "failed" : state.playing ? "playing" : "paused"}
       data-engine={stream.kind ?? undefined}
       data-controls={visible || !state.playing ? "shown" : "hidden"}
       role="region"
@@ -242,48 +150,20 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         }}
         onError={onError}
       >
-        {source === "hls" ? <source src={master} type={HLS_MIME} /> : source === "mp4" ? <source src={videoFile} type="video/mp4" /> : null}
-        {languages.map((language) => (
-          <track key={language} kind="captions" src={subtitlesPath(n, language)} srcLang={language} label={SUBTITLE_NAMES[language]} />
-        ))}
+        <MediaSources source={source} master={master} mp4={videoFile} n={n} languages={languages} />
       </video>
       <DanmakuMount videoRef={videoRef} room={danmakuRoomId(video, episode)} reportAtRef={reportDanmakuAt} />
-      <SubtitleText text={subtitleText} />
-      <GestureHintView hint={gestures.hint} />
-      {lib.ready && !state.playing && !failed ? <BigPlay /> : null}
-      {state.waiting && state.playing && !failed ? <Spinner /> : null}
-      {cmd.needsUnmute && state.muted ? <UnmutePrompt onUnmute={cmd.unmute} /> : null}
-      {memory.resumeAt !== null && !failed ? (
-        <ResumePrompt
-          at={memory.resumeAt}
-          onResume={() => {
-            cmd.seek(memory.resumeAt ?? 0);
-            memory.dismissResume();
-            if (videoRef.current?.paused) void cmd.start();
-          }}
-        />
-      ) : null}
-      {failed ? <PlaybackError onRetry={retry} /> : outage ? <MediaOutage onRetry={retryOutage} /> : null}
-      <LineNotice text={failover.notice ?? cast.notice} />
-      {/* 投屏: top right, as phone players put it (the bar is full on a phone); only where the browser can cast. */}
-      {cast.way ? (
-        <button type="button" className="player-button player-cast" aria-label="投屏" title="投屏" onClick={() => void cast.cast()}>
-          <Icon name="cast" />
-        </button>
-      ) : null}
-      {introOutro.offerSkip && !failed ? (
-        <button type="button" className="player-prompt player-skip" onClick={introOutro.skipIntro}>
-          跳过片头
-        </button>
-      ) : null}
-      {introOutro.countdown !== null && !failed ? (
-        <div className="player-prompt player-next" role="status">
-          <span>{`即将播放下一集 ${introOutro.countdown}`}</span>
-          <button type="button" className="player-next-cancel" onClick={introOutro.cancelNext}>
-            取消
-          </button>
-        </div>
-      ) : null}
+      <Overlay.SubtitleText text={subtitleText} />
+      <Overlay.GestureHintView hint={gestures.hint} />
+      {lib.ready && !state.playing && !failed ? <Overlay.BigPlay /> : null}
+      {state.waiting && state.playing && !failed ? <Overlay.Spinner /> : null}
+      {cmd.needsUnmute && state.muted ? <Overlay.UnmutePrompt onUnmute={cmd.unmute} /> : null}
+      {memory.resumeAt !== null && !failed ? <Overlay.ResumePrompt at={memory.resumeAt} onResume={resume} /> : null}
+      {failed ? <Overlay.PlaybackError onRetry={retry} /> : outage ? <Overlay.MediaOutage onRetry={retryOutage} /> : null}
+      <Overlay.LineNotice text={failover.notice ?? cast.notice} />
+      {cast.way ? <Overlay.CastButton onCast={() => void cast.cast()} /> : null}
+      {introOutro.offerSkip && !failed ? <Overlay.SkipIntroPrompt onSkip={introOutro.skipIntro} /> : null}
+      {introOutro.countdown !== null && !failed ? <Overlay.NextEpisodeCountdown seconds={introOutro.countdown} onCancel={introOutro.cancelNext} /> : null}
       <PlayerControls
         {...state}
         fullscreen={fullscreen.fullscreen}

@@ -8,7 +8,7 @@
  * Loaded after hydration, and only for a title with several lines on the native engine
  * (shared/player/useLineFailover.ts): never in the page's entry chunk.
  */
-import { parseMasterPlaylist, parseMediaPlaylist, PlaylistError } from "../stream/hls";
+import { parseMasterPlaylist, parseMediaPlaylist, PlaylistError } from "../stream/hls-parse";
 
 /** How long the probe waits; no answer by then is no verdict (the 4 s stall rule still applies). */
 export const PROBE_TIMEOUT_MS = 2000;

@@ -42,7 +42,7 @@ const sitePath = (url: URL) => (url.origin === location.origin ? url.pathname : 
 
 async function fetchLevels(master: string): Promise<Level[]> {
   // The playlist parser is not needed before the page is interactive: it comes with the playlist.
-  const [res, { parseMasterPlaylist }] = await Promise.all([fetch(master), import("../stream/hls")]);
+  const [res, { parseMasterPlaylist }] = await Promise.all([fetch(master), import("../stream/hls-parse")]);
   if (!res.ok) throw new Error(`master playlist ${res.status}`);
   const base = new URL(master, location.href);
   return sortedLevels(

@@ -41,3 +41,16 @@ export function useFullscreen(boxRef: RefObject<HTMLElement | null>, videoRef: R
 
   return { fullscreen, toggle };
 }
+
+/**
+ * Whether the browser offers picture-in-picture for the element. Most do: true while rendering on
+ * the server and hydrating (the button is rendered, no layout shift), read once mounted.
+ */
+export function usePictureInPictureAvailable(videoRef: RefObject<HTMLVideoElement | null>): boolean {
+  const [available, setAvailable] = useState(true);
+  useEffect(() => {
+    const v = videoRef.current as HTMLVideoElement;
+    setAvailable(document.pictureInPictureEnabled === true && !v.disablePictureInPicture);
+  }, [videoRef]);
+  return available;
+}

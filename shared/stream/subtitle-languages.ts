@@ -20,3 +20,15 @@ export function subtitleLanguagesOf(video: Pick<Video, "subtitles" | "episodes">
   const list = own ?? (episode === 1 ? video.subtitles : undefined) ?? DEFAULT_SUBTITLE_LANGUAGES;
   return orderedLanguages(list);
 }
+
+/**
+ * The subtitles shown: the remembered language where the media has it, else the media's first;
+ * none while 字幕 is off, before the preferences are read (`prefs` null), or without subtitles.
+ */
+export function chosenSubtitleLanguage(
+  languages: readonly SubtitleLanguage[],
+  prefs: { subtitles: boolean; subtitleLanguage: SubtitleLanguage } | null,
+): SubtitleLanguage | null {
+  if (!prefs?.subtitles || languages.length === 0) return null;
+  return languages.includes(prefs.subtitleLanguage) ? prefs.subtitleLanguage : (languages[0] ?? null);
+}

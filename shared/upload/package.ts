@@ -6,7 +6,7 @@
  * number, and the names a package's playlists and cues reference (checked before publishing: no
  * playlist may point at an object that is not there). Pure: the worker and the browser both use it.
  */
-import { parseMasterPlaylist, parseMediaPlaylist } from "../stream/hls";
+import { parseMasterPlaylist, parseMediaPlaylist } from "../stream/hls-parse";
 import { parseStoryboardVtt } from "../stream/storyboard";
 import { isSubtitleLanguage, streamFileKind, streamKey, streamNames, type StreamFileKind, type SubtitleLanguage } from "../stream/contract";
 

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import type { BrowserContext, Page, Request } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FFMPEG_PATH } from "../../scripts/media/ffmpeg";
-import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls";
+import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls-parse";
 import { enrolledAdmin } from "./admin-pages";
 import { expectStreamContract } from "./package-contract";
 import { baseURL, browserForFile, open, waitPlaying } from "./browser";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import { getVideo, type Video } from "../../scripts/catalogue/titles";
-import { parseMasterPlaylist } from "../../shared/stream/hls";
+import { parseMasterPlaylist } from "../../shared/stream/hls-parse";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/chromium";
 
 /** Debian's Chromium; `npm test` installs it when missing (never a downloaded browser). */

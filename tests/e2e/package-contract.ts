@@ -2,7 +2,7 @@
 // it: the CLI's (scripts/media/pack.ts) or the 管理后台's browser packer (client/admin/packer/).
 // tests/e2e/admin-video-upload.test.ts runs it over both.
 import { expect } from "vitest";
-import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls";
+import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls-parse";
 import { LADDER } from "../../shared/stream/ladder";
 import { parseStoryboardVtt } from "../../shared/stream/storyboard";
 import { baseURL } from "./browser";

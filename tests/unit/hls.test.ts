@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  AAC_LC_CODEC,
-  avcCodec,
-  parseAttributes,
-  parseMasterPlaylist,
-  parseMediaPlaylist,
-  PlaylistError,
-  writeMasterPlaylist,
-  writeMediaPlaylist,
-  type HlsVariant,
-} from "../../shared/stream/hls";
+import { AAC_LC_CODEC, avcCodec, writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../shared/stream/hls";
+import { parseAttributes, parseMasterPlaylist, parseMediaPlaylist, PlaylistError } from "../../shared/stream/hls-parse";
 
 const SUBS = { groupId: "subs", name: "中文", language: "zh-CN", isDefault: false, autoselect: true, uri: "subtitles-zh-CN.m3u8" };
 

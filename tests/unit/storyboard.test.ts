@@ -13,7 +13,7 @@ import {
 } from "../../shared/stream/storyboard";
 import { subtitleCues, subtitleLines, writeSubtitlePlaylist, writeSubtitlesVtt } from "../../shared/stream/subtitles";
 import { formatVttTime, parseVtt, parseVttTime, VttError } from "../../shared/stream/webvtt";
-import { parseMediaPlaylist } from "../../shared/stream/hls";
+import { parseMediaPlaylist } from "../../shared/stream/hls-parse";
 import { streamFileKind } from "../../shared/stream/contract";
 
 describe("storyboard layout", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { convertSubtitles, detectSubtitleFormat, subtitlesToVtt } from "../../shared/stream/subtitle-convert";
 import { masterWithSubtitles, subtitleLanguagesOf, timestampMapOf } from "../../shared/stream/subtitle-tracks";
-import { parseMasterPlaylist } from "../../shared/stream/hls";
+import { parseMasterPlaylist } from "../../shared/stream/hls-parse";
 import { parseStreamPath } from "../../shared/stream/contract";
 import { parseVtt } from "../../shared/stream/webvtt";
 import type { Video } from "../../shared/catalogue/types";

@@ -4,7 +4,7 @@
 // languages and episodes refused with a Chinese message; media without a stream refused.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls";
+import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls-parse";
 import { parseVtt } from "../../shared/stream/webvtt";
 import { enrolledHolder, post, SAME_SITE, type RoleHolder } from "./helpers/admin";
 import { call, callRead } from "./helpers/visitor";

@@ -20,7 +20,7 @@ import {
   SUBTITLE_NAMES,
   type SubtitleLanguage,
 } from "../../shared/stream/contract";
-import { parseMasterPlaylist, parseMediaPlaylist, PlaylistError } from "../../shared/stream/hls";
+import { parseMasterPlaylist, parseMediaPlaylist, PlaylistError } from "../../shared/stream/hls-parse";
 import { convertSubtitles, SUBTITLE_FORMAT_NAMES, subtitlesToVtt, type SubtitleFormat } from "../../shared/stream/subtitle-convert";
 import { timestampMapHeader } from "../../shared/stream/subtitles";
 import { masterWithSubtitles, orderedLanguages, subtitleLanguagesOf, subtitlePlaylistOf, timestampMapOf } from "../../shared/stream/subtitle-tracks";
