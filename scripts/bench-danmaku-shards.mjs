@@ -35,6 +35,7 @@ import WebSocket from "ws";
 import { parseJson } from "./json.mjs";
 import { freePort, startLocalSite } from "./local-site.mjs";
 import { applyLocalMigrations, importLocalCatalogue } from "./prepare-local.mjs";
+import { connectDevtools } from "./devtools.mjs";
 import { cpuMs, cpuSplitMs, rssMiB, runtimeAddress, schedMs } from "./workerd-processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -57,6 +58,8 @@ const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MS ?? 15 * 60_000);
 /** "runtime": straight to the workerd that runs the objects; "proxy": through wrangler dev's proxy. */
 const VIA = process.env.BENCH_VIA === "proxy" ? "proxy" : "runtime";
 const ROOM = "video_002";
+/** Set: a V8 CPU profile of the site's isolate in the runtime while posting (bench-results/danmaku-shards.cpuprofile), its top functions printed. */
+const PROFILE = Boolean(process.env.BENCH_PROFILE);
 
 if (POSTERS < RATE * 2.2) throw new Error(`BENCH_POSTERS=${POSTERS} cannot keep ${RATE} comments a second under the 2 s rate limit`);
 if ((RATE * SECONDS) / POSTERS > 30) throw new Error("more than 30 comments per poster: the 10-minute limit would refuse them");
@@ -238,6 +241,37 @@ function ask(receiver, command, answer) {
   });
 }
 
+/**
+ * @typedef {{ nodes: { id: number, callFrame: { functionName: string, url: string, lineNumber: number } }[], samples: number[], timeDeltas: number[], startTime: number, endTime: number }} CpuProfile
+ */
+
+/**
+ * Self time (ms) of a profile's functions, the heaviest first: where the isolate's CPU went.
+ * @param {CpuProfile} profile
+ * @param {number} top
+ */
+function heaviest(profile, top = 20) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  /** @type {Map<string, number>} */
+  const self = new Map();
+  let total = 0;
+  for (let i = 1; i < profile.samples.length; i++) {
+    const frame = byNode.get(profile.samples[i]);
+    if (!frame || frame.functionName === "(idle)") continue;
+    const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1}`;
+    const ms = Math.min(profile.timeDeltas[i], 4000) / 1000;
+    self.set(key, (self.get(key) ?? 0) + ms);
+    total += ms;
+  }
+  return {
+    totalMs: round(total),
+    top: [...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([key, ms]) => `${round(ms)} ms ${round((100 * ms) / total)}% ${key}`),
+  };
+}
+
 async function main() {
   const state = fs.mkdtempSync(path.join(os.tmpdir(), "bench-danmaku-shards-"));
   const persistPath = path.join(state, "v3");
@@ -245,8 +279,10 @@ async function main() {
   await applyLocalMigrations({ log, persistPath });
   await importLocalCatalogue({ log, persistPath });
   const port = await freePort();
+  const inspectorPort = PROFILE ? await freePort() : undefined;
   const site = await startLocalSite({
     port,
+    inspectorPort,
     persistTo: state,
     prepare: false,
     vars: { PAGE_CACHE: "off", DANMAKU_SAMPLES: "off", DANMAKU_SHARD_SIZE: String(SHARD_SIZE) },
@@ -257,6 +293,9 @@ async function main() {
   const posterSockets = [];
   /** @type {Record<string, unknown>} */
   let result = {};
+  // Connected before any load: wrangler's inspector proxy holds messages until a client connects.
+  const devtools = inspectorPort ? await connectDevtools(inspectorPort) : null;
+  if (PROFILE && !devtools) console.warn("bench-danmaku-shards: no devtools session; no profile");
   try {
     if (!site.pid) throw new Error("wrangler dev has no process id");
     const { baseURL: runtimeURL, entry, runtime } = await runtimeAddress(site.pid, port);
@@ -378,6 +417,9 @@ async function main() {
     // How late this process's event loop ran (it stamps the sends and the acks).
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
+    await devtools?.call("Profiler.enable");
+    await devtools?.call("Profiler.setSamplingInterval", { interval: 500 });
+    await devtools?.call("Profiler.start");
     const postStart = performance.now();
     let sent = 0;
     for (let b = 0; b < bursts; b++) {
@@ -405,6 +447,14 @@ async function main() {
     const proxyCpu = cpuMs(entry);
     const runtimeSched = schedMs(runtime);
     const runtimeSplit = cpuSplitMs(runtime);
+    const stopped = /** @type {{ profile?: CpuProfile } | null} */ (await devtools?.call("Profiler.stop", {}, 60_000));
+    devtools?.close();
+    if (stopped?.profile) {
+      fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
+      fs.writeFileSync(path.join(root, "bench-results/danmaku-shards.cpuprofile"), JSON.stringify(stopped.profile));
+      const { totalMs, top } = heaviest(stopped.profile);
+      console.log(`the site's isolate in the runtime: ${totalMs} ms busy while posting; heaviest functions (self time):\n  ${top.join("\n  ")}`);
+    }
     const reports = await Promise.all(receivers.map((r) => ask(r, { type: "report", sentAt }, "report")));
     /** Cores a process kept busy from the first post to the last delivery. */
     const cores = (/** @type {number} */ before, /** @type {number | null} */ after) => round(((after ?? Number.NaN) - before) / 1000 / elapsed, 2);

@@ -102,6 +102,19 @@ export function cpuMs(pid) {
 }
 
 /**
+ * The loopback TCP ports a process listens on (`ss`): workerd's entry, its inspector, its debug port.
+ * @param {number} pid
+ * @returns {number[]}
+ */
+export function listeningPorts(pid) {
+  /** @type {number[]} */
+  const ports = [];
+  for (const line of execFileSync("ss", ["-ltnpH"], { encoding: "utf8" }).split("\n"))
+    if (line.includes(`pid=${pid},`)) ports.push(Number(/127\.0\.0\.1:(\d+)\s/.exec(line)?.[1] ?? Number.NaN));
+  return ports.filter(Number.isFinite);
+}
+
+/**
  * The runtime's own address behind wrangler's dev proxy (`findWorkerd`'s `entry`, listening on
  * `port`, which relays every request and every WebSocket frame through one Durable Object of its
  * own: wrangler's ProxyWorker): the runtime's loopback port that answers `probePath` as the proxy
@@ -115,12 +128,9 @@ export function cpuMs(pid) {
 export async function runtimeAddress(rootPid, port, probePath = "/robots.txt") {
   const { entry, runtime } = findWorkerd(rootPid, port);
   if (entry === null || runtime === null) throw new Error(`expected the dev proxy's and the runtime's workerd under ${rootPid}`);
-  /** @type {number[]} */
-  const ports = [];
-  for (const line of execFileSync("ss", ["-ltnpH"], { encoding: "utf8" }).split("\n"))
-    if (line.includes(`pid=${runtime},`)) ports.push(Number(/127\.0\.0\.1:(\d+)\s/.exec(line)?.[1] ?? Number.NaN));
+  const ports = listeningPorts(runtime);
   const expected = await (await fetch(`http://127.0.0.1:${port}${probePath}`)).text();
-  for (const candidate of ports.filter(Number.isFinite)) {
+  for (const candidate of ports) {
     try {
       const res = await fetch(`http://127.0.0.1:${candidate}${probePath}`, { signal: AbortSignal.timeout(5000) });
       // The answer names the host it was asked on (a sitemap line, say).
