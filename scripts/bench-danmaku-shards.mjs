@@ -553,6 +553,7 @@ async function main() {
       fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
       fs.writeFileSync(path.join(root, "bench-results/danmaku-shards.json"), JSON.stringify(result, null, 2) + "\n");
     }
+    devtools?.close();
     for (const ws of posterSockets) ws.terminate();
     for (const r of receivers) if (r.child.connected) r.child.send({ type: "close" });
     await site.stop();
