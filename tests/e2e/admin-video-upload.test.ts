@@ -87,15 +87,21 @@ const status = (page: Page) => page.locator("[data-upload-status]");
 
 /**
  * Chooses `file` on a new film's edit page, waits for the probe's line on the audio (`audioAction`),
- * packs and uploads it until 已发布 and publishes the film: its id and media number.
+ * packs and uploads it until 已发布 and publishes the film: its id, media number and upload id.
  */
-async function uploadAndPublish(file: string, tag: string, audioAction: string): Promise<{ id: string; n: string }> {
+async function uploadAndPublish(file: string, tag: string, audioAction: string): Promise<{ id: string; n: string; uploadId: string }> {
   const { id, page } = await newFilm(tag);
+  let uploadId = "";
+  const seeUpload = (request: Request) => {
+    uploadId ||= /\/api\/admin\/uploads\/([^/?]+)\/objects\//.exec(request.url())?.[1] ?? "";
+  };
+  context.on("request", seeUpload);
   await page.setInputFiles("#video-upload-file", file);
   await page.getByText(audioAction).waitFor({ timeout: 180_000 });
   await page.getByRole("button", { name: "开始上传" }).click();
   await expect.poll(() => status(page).textContent(), { timeout: 240_000, interval: 500 }).toMatch(/已发布|失败|无法|错误|中断/);
   expect(await status(page).textContent()).toMatch(/^已发布/);
+  context.off("request", seeUpload);
   await page.close();
   const published = await context.request.post(`${baseURL()}/api/admin/titles/bulk`, {
     headers: { Origin: baseURL() },
@@ -103,7 +109,7 @@ async function uploadAndPublish(file: string, tag: string, audioAction: string):
   });
   expect(published.status(), await published.text()).toBe(200);
   const { entry } = (await (await context.request.get(`${baseURL()}/api/admin/titles/${id}`)).json()) as { entry: { videoFile: string } };
-  return { id, n: entry.videoFile.replace(/^\/|\.mp4$/g, "") };
+  return { id, n: entry.videoFile.replace(/^\/|\.mp4$/g, ""), uploadId };
 }
 
 /** Every rung's CODECS says AAC-LC, and the progressive file's audio is AAC-LC stereo 48 kHz lasting as long as its video, as the CLI makes. */
@@ -236,6 +242,24 @@ describe("上传视频", () => {
     await expectCliAudio(n);
     await expectStreamContract(n, "none");
     await expectPlaysWithSound(id);
+  }, 300_000);
+
+  it("an encoded audio track is the same bytes when the same file is packed again (继续上传 reuses stored segments by name, decision 0102)", async () => {
+    const file = await clip("opus-twice.mkv", 3, H264, ["-c:a", "libopus", "-b:a", "64k"]);
+    const runs = [await uploadAndPublish(file, "重打1", "Opus → AAC 重新编码"), await uploadAndPublish(file, "重打2", "Opus → AAC 重新编码")];
+    // Each run's segments, init segments and progressive file by name without the upload's version: name → SHA-256.
+    const packages = await Promise.all(
+      runs.map(async ({ uploadId }) => {
+        expect(uploadId).not.toBe("");
+        const { objects } = (await (await context.request.get(`${baseURL()}/api/admin/uploads/${uploadId}`)).json()) as {
+          objects: Array<{ name: string; sha256: string }>;
+        };
+        const kept = objects.filter((o) => /\.m4s$|-init\.mp4$|^video\.mp4$/.test(o.name));
+        return Object.fromEntries(kept.map((o) => [o.name.replace(/-[0-9a-f]{8}-/, "-"), o.sha256]));
+      }),
+    );
+    expect(Object.keys(packages[0]).length).toBeGreaterThan(4);
+    expect(packages[1]).toEqual(packages[0]);
   }, 300_000);
 
   it("a file without audio gets silent AAC, as the CLI adds: it publishes with an AAC track (decision 0082)", async () => {
