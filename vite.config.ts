@@ -141,6 +141,9 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
+  // The 上传视频 packer's Web Worker (client/admin/packer/) as an ES module with chunks of its own: what it
+  // needs only sometimes (the WASM AAC encoder, docs/decisions/0082-browser-upload-audio.md) loads when used.
+  worker: { format: "es" as const },
   plugins: [
     catalogueCheck(),
     searchKeys(),

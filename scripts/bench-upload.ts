@@ -18,6 +18,8 @@
  *   npm run bench:upload
  *   npm run bench:upload -- --skip-cli        the browser only
  *   npm run bench:upload -- --skip-full       without the whole pipeline (throughput and the resume only)
+ *   npm run bench:upload -- --opus            the clip with its audio made Opus (video copied): the browser
+ *                                             encodes AAC itself (docs/decisions/0082-browser-upload-audio.md)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -26,7 +28,8 @@ import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { laddersFor } from "../shared/stream/ladder";
 import { changeRole } from "./admin/roles";
-import { buildBenchClip } from "./media/bench-clip";
+import { BENCH_DIR, buildBenchClip } from "./media/bench-clip";
+import { runFfmpeg } from "./media/ffmpeg";
 import { pack } from "./media/pack";
 import { fileSource } from "./media/source";
 import { totpCode } from "../worker/admin/totp";
@@ -178,10 +181,22 @@ async function throughput(page: Page): Promise<{ objectsMBps: number; partsMBps:
   }, TITLE);
 }
 
+/** The clip with its audio encoded to Opus, the video copied (cached beside it): the browser's AAC encode in the pipeline. */
+async function opusClip(clip: string): Promise<string> {
+  const file = path.join(BENCH_DIR, path.basename(clip).replace(/\.mp4$/, "-opus.mkv"));
+  if (!fs.existsSync(file)) {
+    const tmp = `${file}.tmp-${process.pid}.mkv`;
+    await runFfmpeg(["-y", "-loglevel", "error", "-i", clip, "-map", "0:v:0", "-map", "0:a:0", "-c:v", "copy", "-c:a", "libopus", "-b:a", "128k", tmp]);
+    fs.renameSync(tmp, file);
+  }
+  return file;
+}
+
 async function main(): Promise<void> {
   const loads: string[] = [load()];
   console.log(`bench:upload — load average ${loads[0]} (1/5/15 min) on ${os.cpus().length} CPUs`);
-  const { source: clip } = await buildBenchClip({ seconds: CLIP_SECONDS, log });
+  const { source: aacClip } = await buildBenchClip({ seconds: CLIP_SECONDS, log });
+  const clip = process.argv.includes("--opus") ? await opusClip(aacClip) : aacClip;
   const clipBytes = fs.statSync(clip).size;
   log(`clip: ${path.basename(clip)} (${(clipBytes / 1e6).toFixed(1)} MB)`);
 

@@ -155,7 +155,7 @@ function setUp(box: HTMLElement): void {
     const lines = [
       `时长 ${clock(p.duration)}，大小 ${mb(p.bytes)}，格式 ${p.container}`,
       `视频 ${p.video.codec}，${p.video.width}×${p.video.height}，${p.video.fps} fps`,
-      `音频 ${p.audio ? `${p.audio.codec}，${p.audio.channels} 声道 ${p.audio.sampleRate} Hz` : "无"}`,
+      `音频 ${p.audio ? `${p.audio.codec}，${p.audio.channels} 声道 ${p.audio.sampleRate} Hz` : "无"}${p.audioAction ? `：${p.audioAction}` : ""}`,
       p.rungs.length
         ? `将生成：${p.rungs.map((r) => `${r.height}p`).join("、")}（每段 2 秒），兼容 MP4 ${p.progressiveHeight}p，进度预览图（字幕在上方「字幕」中另行上传）`
         : "",

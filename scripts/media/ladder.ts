@@ -3,7 +3,7 @@
  * quality target with maxrate/bufsize so no 2 s segment exceeds the rung's budget), fixed closed
  * GOPs of exactly one segment so every rendition has keyframes at the same times.
  */
-import type { Rung } from "../../shared/stream/ladder";
+import { AAC_CHANNELS, AAC_SAMPLE_RATE, type Rung } from "../../shared/stream/ladder";
 
 export { LADDER, laddersFor, type Rung } from "../../shared/stream/ladder";
 
@@ -57,5 +57,5 @@ export function videoArgs(rung: Rung, fps: number, settings: EncodeSettings): st
 
 /** AAC-LC stereo 48 kHz at a bitrate (encoded once per distinct bitrate and copied into each rendition). */
 export function audioArgs(kbps: number): string[] {
-  return ["-c:a", "aac", "-b:a", `${kbps}k`, "-ac", "2", "-ar", "48000"];
+  return ["-c:a", "aac", "-b:a", `${kbps}k`, "-ac", String(AAC_CHANNELS), "-ar", String(AAC_SAMPLE_RATE)];
 }

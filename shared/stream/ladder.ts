@@ -30,6 +30,14 @@ export const LADDER: readonly Rung[] = [
   { height: 1080, width: 1920, crf: 23, maxrateKbps: 4500, bufsizeKbps: 4500, audioKbps: 128, profile: "high", level: "4.0" },
 ];
 
+/**
+ * Every rung's audio, from either packer: AAC-LC, stereo, 48 kHz, at the rung's `audioKbps` (the
+ * CLI's `-ac 2 -ar 48000`, its silence for a source without audio too; the browser packer's
+ * re-encode, docs/decisions/0082-browser-upload-audio.md). A copied AAC source keeps its own.
+ */
+export const AAC_CHANNELS = 2;
+export const AAC_SAMPLE_RATE = 48000;
+
 /** Rungs for a source: never upscale (a 720p source gets 270/360/720); a source below 270p still gets one rung at its own height. */
 export function laddersFor(sourceHeight: number, ladder: readonly Rung[] = LADDER): Rung[] {
   const fit = ladder.filter((r) => r.height <= sourceHeight);

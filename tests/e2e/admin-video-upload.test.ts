@@ -2,21 +2,23 @@ import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { ALL_FORMATS, BufferSource, Input } from "mediabunny";
 import type { BrowserContext, Page, Request } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FFMPEG_PATH } from "../../scripts/media/ffmpeg";
 import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls-parse";
 import { enrolledAdmin } from "./admin-pages";
 import { expectStreamContract } from "./package-contract";
-import { baseURL, browserForFile, open, waitPlaying } from "./browser";
+import { baseURL, browserForFile, media, open, waitPlaying } from "./browser";
 import { runTag } from "./visitors";
 
 /**
  * 上传视频 in Chromium against `wrangler dev` (docs/admin.md, decisions 0080–0082): an admin
  * chooses a small clip made here with ffmpeg on a title's edit page, sees what it holds, packs and
  * uploads it in the browser, and the title plays it with its 清晰度 menu; a page reloaded in the
- * middle offers 继续上传 and sends only what is missing; a file the browser cannot decode is
- * refused in Chinese, naming the codec and the command line.
+ * middle offers 继续上传 and sends only what is missing; audio that is not AAC is encoded to AAC and a
+ * file without audio gets silent AAC, as the CLI makes (decision 0082); a file the browser cannot
+ * decode is refused in Chinese, naming the codec and the command line.
  */
 
 const browser = browserForFile();
@@ -83,6 +85,59 @@ async function newFilm(tag: string): Promise<{ id: string; page: Page }> {
 
 const status = (page: Page) => page.locator("[data-upload-status]");
 
+/**
+ * Chooses `file` on a new film's edit page, waits for the probe's line on the audio (`audioAction`),
+ * packs and uploads it until 已发布 and publishes the film: its id, media number and upload id.
+ */
+async function uploadAndPublish(file: string, tag: string, audioAction: string): Promise<{ id: string; n: string; uploadId: string }> {
+  const { id, page } = await newFilm(tag);
+  let uploadId = "";
+  const seeUpload = (request: Request) => {
+    uploadId ||= /\/api\/admin\/uploads\/([^/?]+)\/objects\//.exec(request.url())?.[1] ?? "";
+  };
+  context.on("request", seeUpload);
+  await page.setInputFiles("#video-upload-file", file);
+  await page.getByText(audioAction).waitFor({ timeout: 180_000 });
+  await page.getByRole("button", { name: "开始上传" }).click();
+  await expect.poll(() => status(page).textContent(), { timeout: 240_000, interval: 500 }).toMatch(/已发布|失败|无法|错误|中断/);
+  expect(await status(page).textContent()).toMatch(/^已发布/);
+  context.off("request", seeUpload);
+  await page.close();
+  const published = await context.request.post(`${baseURL()}/api/admin/titles/bulk`, {
+    headers: { Origin: baseURL() },
+    data: { action: "publish", ids: [id] },
+  });
+  expect(published.status(), await published.text()).toBe(200);
+  const { entry } = (await (await context.request.get(`${baseURL()}/api/admin/titles/${id}`)).json()) as { entry: { videoFile: string } };
+  return { id, n: entry.videoFile.replace(/^\/|\.mp4$/g, ""), uploadId };
+}
+
+/** Every rung's CODECS says AAC-LC, and the progressive file's audio is AAC-LC stereo 48 kHz lasting as long as its video, as the CLI makes. */
+async function expectCliAudio(n: string): Promise<void> {
+  const master = parseMasterPlaylist(await (await context.request.get(`${baseURL()}/stream/${n}/master.m3u8`)).text());
+  expect(master.variants.map((v) => v.codecs[1])).toEqual(master.variants.map(() => "mp4a.40.2"));
+  const bytes = await (await context.request.get(`${baseURL()}/${n}.mp4`)).body();
+  const input = new Input({ source: new BufferSource(new Uint8Array(bytes)), formats: ALL_FORMATS });
+  const audio = await input.getPrimaryAudioTrack();
+  const video = await input.getPrimaryVideoTrack();
+  expect(audio?.codec).toBe("aac");
+  expect(await audio?.getCodecParameterString()).toBe("mp4a.40.2");
+  expect([audio?.numberOfChannels, audio?.sampleRate]).toEqual([2, 48000]);
+  const [audioSeconds, videoSeconds] = [await audio!.computeDuration(), await video!.computeDuration()];
+  expect(Math.abs(audioSeconds - videoSeconds), `audio ${audioSeconds} s, video ${videoSeconds} s`).toBeLessThan(0.1);
+}
+
+/** The film plays in the site's player with its audio decoded (muted or not, the element decodes it). */
+async function expectPlaysWithSound(id: string): Promise<void> {
+  const viewer = await browser().newContext();
+  const { page: watch } = await open(viewer, `/video/${id}`);
+  await waitPlaying(watch, 0.5);
+  await expect
+    .poll(() => media(watch, (v) => (v as HTMLVideoElement & { webkitAudioDecodedByteCount: number }).webkitAudioDecodedByteCount), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+  await viewer.close();
+}
+
 describe("上传视频", () => {
   it("packs a clip in the browser, publishes it, and the title plays it with its 清晰度 menu", async () => {
     const file = await clip("film.mp4", 5);
@@ -131,7 +186,8 @@ describe("上传视频", () => {
   }, 300_000);
 
   it("a page reloaded mid-upload offers 继续上传 and sends again less than 5 % of the package", async () => {
-    const file = await clip("resume.mp4", 24);
+    // Opus: its AAC is encoded here, and the second run must make the same bytes for the stored segments to count.
+    const file = await clip("resume.mkv", 24, H264, ["-c:a", "libopus", "-b:a", "64k"]);
     const { id, page } = await newFilm("续传");
     // Every upload request's body, in order (the packer runs in the page's Web Worker: its requests are the context's too).
     const puts: number[] = [];
@@ -180,13 +236,47 @@ describe("上传视频", () => {
     expect(await page.getByRole("button", { name: "开始上传" }).count()).toBe(0);
   }, 120_000);
 
-  it("audio that is not AAC is refused in Chinese, naming the codec and how to go on (decision 0082)", async () => {
-    const file = await clip("opus.mkv", 2, H264, ["-c:a", "libopus", "-b:a", "64k"]);
+  it("audio that is not AAC (mono Opus) is encoded to AAC-LC stereo 48 kHz: the film publishes and plays with sound (decision 0082)", async () => {
+    const file = await clip("opus.mkv", 3, H264, ["-c:a", "libopus", "-b:a", "64k", "-ac", "1"]);
+    const { id, n } = await uploadAndPublish(file, "音频", "Opus → AAC 重新编码（48/96 kbit/s）");
+    await expectCliAudio(n);
+    await expectStreamContract(n, "none");
+    await expectPlaysWithSound(id);
+  }, 300_000);
+
+  it("an encoded audio track is the same bytes when the same file is packed again (继续上传 reuses stored segments by name, decision 0102)", async () => {
+    const file = await clip("opus-twice.mkv", 3, H264, ["-c:a", "libopus", "-b:a", "64k"]);
+    const runs = [await uploadAndPublish(file, "重打1", "Opus → AAC 重新编码"), await uploadAndPublish(file, "重打2", "Opus → AAC 重新编码")];
+    // Each run's segments, init segments and progressive file by name without the upload's version: name → SHA-256.
+    const packages = await Promise.all(
+      runs.map(async ({ uploadId }) => {
+        expect(uploadId).not.toBe("");
+        const { objects } = (await (await context.request.get(`${baseURL()}/api/admin/uploads/${uploadId}`)).json()) as {
+          objects: Array<{ name: string; sha256: string }>;
+        };
+        const kept = objects.filter((o) => /\.m4s$|-init\.mp4$|^video\.mp4$/.test(o.name));
+        return Object.fromEntries(kept.map((o) => [o.name.replace(/-[0-9a-f]{8}-/, "-"), o.sha256]));
+      }),
+    );
+    expect(Object.keys(packages[0]).length).toBeGreaterThan(4);
+    expect(packages[1]).toEqual(packages[0]);
+  }, 300_000);
+
+  it("a file without audio gets silent AAC, as the CLI adds: it publishes with an AAC track (decision 0082)", async () => {
+    const file = await clip("silent.mp4", 3, H264, ["-an"]);
+    const { id, n } = await uploadAndPublish(file, "无声", "无音轨 → 静音 AAC（48/96 kbit/s）");
+    await expectCliAudio(n);
+    await expectStreamContract(n, "none");
+    await expectPlaysWithSound(id);
+  }, 300_000);
+
+  it("audio this browser cannot decode (AC-3) is refused in Chinese, naming the codec and how to go on (decision 0082)", async () => {
+    const file = await clip("ac3.mkv", 2, H264, ["-c:a", "ac3", "-b:a", "192k"]);
     const { page } = await newFilm("音频");
     await page.setInputFiles("#video-upload-file", file);
     await expect.poll(() => status(page).textContent(), { timeout: 100_000 }).toMatch(/AAC/);
     const text = (await status(page).textContent()) ?? "";
-    expect(text).toMatch(/^这个文件的音频是 Opus/);
+    expect(text).toMatch(/^这个文件的音频是 AC-3（杜比数字）\S*；此浏览器无法解码这种音频/);
     expect(text).toContain("-c:a aac");
     expect(text).toContain("npm run catalogue -- add");
     expect(await page.getByRole("button", { name: "开始上传" }).count()).toBe(0);

@@ -5,7 +5,8 @@
  * in every rung (frame index a multiple of round(fps × 2), like x264's fixed GOP), fMP4 with an init
  * segment for #EXT-X-MAP, the master's attributes measured from the segments, storyboard sheets and
  * cues, the progressive MP4 (the highest rung ≤ 720p, remuxed), a cover from the chosen time and the
- * link-preview frames (./share-frames.ts).
+ * link-preview frames (./share-frames.ts). The audio (./audio.ts): AAC copied, other audio or
+ * silence encoded to AAC-LC at the rungs' bitrates (docs/decisions/0082-browser-upload-audio.md).
  *
  * mediabunny demuxes the source and muxes every output; WebCodecs decodes and encodes. Every object
  * is handed to `emit` as soon as it is complete (a segment the moment its fragment closes), and
@@ -15,7 +16,6 @@ import {
   ALL_FORMATS,
   BlobSource,
   EncodedAudioPacketSource,
-  EncodedPacketSink,
   EncodedVideoPacketSource,
   Input,
   Mp4OutputFormat,
@@ -26,15 +26,15 @@ import {
   VideoSampleSink,
   VideoSampleSource,
   type EncodedPacket,
-  type InputAudioTrack,
 } from "mediabunny";
 import { writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../../shared/stream/hls";
 import { laddersFor, type Rung } from "../../../shared/stream/ladder";
 import { streamNames } from "../../../shared/stream/contract";
 import { withoutMovieTimes } from "../../../shared/stream/movie-times";
 import { spriteName, storyboardLayout, tileCount, tilePosition, writeStoryboardVtt } from "../../../shared/stream/storyboard";
-import { notAacProblem } from "../../../shared/upload/audio";
+import { audioPlan, audioPlanText, type AudioPlan } from "../../../shared/upload/audio";
 import { COVER_NAME, PROGRESSIVE_NAME } from "../../../shared/upload/package";
+import { audioFeed, type AudioTarget } from "./audio";
 import { ShareFrameWriter } from "./share-frames";
 
 /** Segment (and GOP) length, as the CLI's DEFAULT_ENCODE. */
@@ -53,6 +53,10 @@ export interface Probe {
   container: string;
   video: { codec: string; width: number; height: number; fps: number };
   audio: { codec: string; channels: number; sampleRate: number } | null;
+  /** What happens to the audio (copied, encoded to AAC, silence added, refused): shared/upload/audio.ts. */
+  audioPlan: AudioPlan;
+  /** The same in a few words for the page (e.g. "Opus → AAC 重新编码（48/96 kbit/s）"). */
+  audioAction: string;
   rungs: Array<{ height: number; width: number }>;
   progressiveHeight: number;
   /** Why this browser cannot pack the file (Chinese, naming the codec), or null. */
@@ -87,6 +91,8 @@ export async function probeFile(file: Blob): Promise<Probe> {
     container: format?.name ?? "",
     video: { codec: "", width: 0, height: 0, fps: 0 },
     audio: null,
+    audioPlan: { kind: "silence" },
+    audioAction: "",
     rungs: [],
     progressiveHeight: 0,
     problem: null,
@@ -101,6 +107,10 @@ export async function probeFile(file: Blob): Promise<Probe> {
   const height = video.displayHeight - (video.displayHeight % 2);
   const codec = (await video.getCodecParameterString()) ?? video.codec ?? "未知";
   const rungs = laddersFor(height);
+  const plan = audioPlan(
+    audio ? { codec: audio.codec, parameter: await audio.getCodecParameterString(), decodable: audio.codec === "aac" || (await audio.canDecode()) } : null,
+    CLI_HINT,
+  );
   const progressiveHeight = Math.max(...rungs.filter((r) => r.height <= 720).map((r) => r.height), rungs[0].height);
   const probe: Probe = {
     duration,
@@ -110,6 +120,8 @@ export async function probeFile(file: Blob): Promise<Probe> {
     audio: audio
       ? { codec: (await audio.getCodecParameterString()) ?? audio.codec ?? "未知", channels: audio.numberOfChannels, sampleRate: audio.sampleRate }
       : null,
+    audioPlan: plan,
+    audioAction: audioPlanText(plan, rungs),
     rungs: rungs.map((r) => ({ height: r.height, width: r.width })),
     progressiveHeight,
     problem: null,
@@ -120,8 +132,7 @@ export async function probeFile(file: Blob): Promise<Probe> {
     const support = await VideoEncoder.isConfigSupported(config).catch(() => ({ supported: false }));
     if (!support.supported) return { ...probe, problem: `此浏览器无法编码 H.264（${config.codec}，${rung.width}×${rung.height}）。${CLI_HINT}` };
   }
-  if (!audio) return { ...probe, problem: `这个文件没有音轨；浏览器打包需要 AAC 音频（iOS/Safari 与 Chromium 都能播放）。${CLI_HINT}` };
-  if (audio.codec !== "aac") return { ...probe, problem: notAacProblem(audio.codec, probe.audio?.codec ?? null, CLI_HINT) };
+  if (plan.kind === "refuse") return { ...probe, problem: plan.problem };
   const progressiveRung = rungs.find((r) => r.height === progressiveHeight)!;
   const estimate = (duration * (progressiveRung.maxrateKbps + progressiveRung.audioKbps) * 1000) / 8;
   if (estimate > PROGRESSIVE_MAX_BYTES) {
@@ -189,8 +200,7 @@ interface RungOutput {
 export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promise<void> {
   const input = open(file);
   const videoTrack = (await input.getPrimaryVideoTrack())!;
-  const audioTrack = (await input.getPrimaryAudioTrack()) as InputAudioTrack;
-  const audioConfig = await audioTrack.getDecoderConfig();
+  const audioTrack = await input.getPrimaryAudioTrack();
   const fps = probe.video.fps || 25;
   const gop = Math.round(fps * SEGMENT_SECONDS);
   const rungs = laddersFor(probe.video.height);
@@ -278,28 +288,16 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
   }
   await progressive.start();
 
-  // Audio: the source's AAC packets copied into every rung and the progressive file, kept just ahead of the video.
-  const audioPackets = new EncodedPacketSink(audioTrack).packets()[Symbol.asyncIterator]();
+  // Audio (./audio.ts): the source's AAC copied, or AAC encoded from its audio or from silence at each rung's
+  // bitrate, into every rung and the progressive file, kept just ahead of the video.
+  const progressiveRung = rungs.find((r) => r.height === probe.progressiveHeight) ?? rungs[0];
+  const targets: AudioTarget[] = [
+    ...outputs.map((r) => ({ kbps: r.rung.audioKbps, source: r.audio })),
+    { kbps: progressiveRung.audioKbps, source: progressiveAudio },
+  ];
   // The audio ends AUDIO_TRIM_SECONDS before the video, as the CLI's (its tail would make a last, audio-only segment).
   const audioEnd = (await videoTrack.computeDuration()) - AUDIO_TRIM_SECONDS;
-  let audioDone = false;
-  let firstAudio = true;
-  let audioTime = -Infinity;
-  const audioUpTo = async (t: number) => {
-    while (!audioDone && audioTime <= t) {
-      const next = await audioPackets.next();
-      if (next.done) {
-        audioDone = true;
-        break;
-      }
-      const packet = next.value;
-      audioTime = packet.timestamp;
-      if (packet.timestamp + packet.duration > audioEnd) continue;
-      const meta = firstAudio && audioConfig ? { decoderConfig: audioConfig } : undefined;
-      firstAudio = false;
-      await Promise.all([...outputs.map((r) => r.audio.add(packet, meta)), progressiveAudio.add(packet, meta)]);
-    }
-  };
+  const feed = await audioFeed(probe.audioPlan, audioTrack, audioEnd, targets);
 
   // Storyboard sheets and the cover, drawn from the source frames as they pass.
   const layout = storyboardLayout(probe.duration);
@@ -323,7 +321,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
   for await (const sample of new VideoSampleSink(videoTrack).samples()) {
     const t = sample.timestamp;
     lastTime = t;
-    await audioUpTo(t + 1);
+    await feed.upTo(t + 1);
     const keyFrame = frame % gop === 0;
     for (const r of outputs) {
       sample.draw(r.context, 0, 0, r.rung.width, r.rung.height);
@@ -346,7 +344,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
     frame++;
     if (frame % 10 === 0) o.onProgress(t);
   }
-  await audioUpTo(Infinity);
+  await feed.finish();
   if (tile > 0) flushSheet(sheetIndex);
   for (const r of outputs) {
     r.source.close();
@@ -379,7 +377,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
       averageBandwidth: Math.ceil(((bytes + r.initBytes) * 8) / duration),
       width: r.rung.width,
       height: r.rung.height,
-      codecs: [r.codecs ?? rungCodec(r.rung), audioConfig?.codec ?? "mp4a.40.2"],
+      codecs: [r.codecs ?? rungCodec(r.rung), feed.codec],
       frameRate: fps,
       uri: streamNames.mediaPlaylist(r.rung.height),
     });
