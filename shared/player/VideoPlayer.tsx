@@ -33,6 +33,7 @@ import { useStream } from "./useStream";
 import { useSubtitles } from "./useSubtitles";
 import { useTouchGestures } from "./useTouchGestures";
 import { useCast } from "./useCast";
+import { inRoom, ROOM_NEXT } from "./watch/in-room";
 
 const noSubscription = () => () => {};
 
@@ -45,7 +46,8 @@ const noSubscription = () => () => {};
  * (volume, sound, speed) and starts playback (unmuted where the browser allows it, else muted with
  * 点击开启声音). Give it a key per video and episode so every episode gets a fresh player.
  * `episode` is 1 for single titles; when it ends the page goes to `endedPath` (the next episode,
- * or the random next video), and a video that cannot play is replaced by `failedPath`.
+ * or the random next video), and a video that cannot play is replaced by `failedPath` — except in a
+ * 一起看 room, where the room decides (watch/in-room.ts).
  */
 export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { video: Video; episode?: number; endedPath: string; failedPath: string }) {
   const { videoFile, coverImage } = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}` };
@@ -55,8 +57,9 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const lines = useMemo(() => playLines(video, episode), [video, episode]);
   const master = lines[0]?.src ?? `/stream/${n}/master.m3u8`;
   const languages = useMemo(() => subtitleLanguagesOf(video, episode), [video, episode]);
+  const query = new URLSearchParams(useLocation().search);
   // What the server puts in the <video> (the ?engine= override of the benchmark and tests included).
-  const engine = new URLSearchParams(useLocation().search).get("engine");
+  const engine = query.get("engine");
   const source = initialSource(engine);
   preload(poster, { as: "image", fetchPriority: "high" });
   // Every engine reads the master and then the start rendition's playlist before its first segment:
@@ -79,19 +82,22 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const markers = useMemo(() => episodeMarkers(video, episode), [video, episode]);
   const hasNext = episode < (video.episodes?.length ?? 1);
   // ?t= of a shared moment: playback starts there, and no 继续播放 is offered over it.
-  const startAt = parseStartTime(new URLSearchParams(useLocation().search).get("t"));
+  const startAt = parseStartTime(query.get("t"));
   const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), !hasNext, markers.intro, startAt !== null);
   usePlayBeacon(videoRef, video.id);
   const { lib, dismissResume } = memory;
+  // The end with 自动连播: on to `endedPath`; in a 一起看 room the room decides (its host moves everyone).
+  const goOn = () => {
+    dismissResume();
+    if (inRoom()) document.dispatchEvent(new Event(ROOM_NEXT));
+    else void navigate(endedPath);
+  };
   const introOutro = useIntroOutro(videoRef, markers, {
     ready: lib.ready,
     autoSkip: lib.prefs.autoSkip,
     autoNext: lib.prefs.autoNext,
     hasNext,
-    onNext: () => {
-      dismissResume();
-      void navigate(endedPath);
-    },
+    onNext: goOn,
   });
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
   // The remembered line is read in the browser once mounted (the server renders line 1).
@@ -234,11 +240,11 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         }}
         onPlaying={onPlaying}
         onEnded={() => {
-          memory.dismissResume();
+          dismissResume();
           // 取消 of the outro's countdown, or 自动连播 off: the player stays at the end. A countdown
           // still running moves on when it reaches 0.
           if (introOutro.cancelled || introOutro.countdown !== null || (lib.ready && !lib.prefs.autoNext)) return;
-          void navigate(endedPath);
+          goOn();
         }}
         onError={onError}
       >
@@ -258,7 +264,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
           at={memory.resumeAt}
           onResume={() => {
             cmd.seek(memory.resumeAt ?? 0);
-            memory.dismissResume();
+            dismissResume();
             if (videoRef.current?.paused) void cmd.start();
           }}
         />
@@ -299,7 +305,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         onTogglePlay={cmd.togglePlay}
         onRestart={cmd.restart}
         onToggleMute={cmd.toggleMute}
-        onVolume={(x) => cmd.setVolume(x)}
+        onVolume={cmd.setVolume}
         onSeek={cmd.seek}
         onRate={cmd.changeRate}
         onQuality={chooseQuality}
