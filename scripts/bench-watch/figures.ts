@@ -34,21 +34,22 @@ export function positionAtTime(samples: readonly PlayerSample[], t: number, maxG
 
 /**
  * |member − host| (s) once a second over the host's samples from `from` (epoch ms): each entry is
- * the second since `from` and the drift, for every host sample nearest a whole second.
+ * the second since `from`, the drift, and both positions (s; to tell a lagging member from one
+ * at the clip's end), for every host sample nearest a whole second.
  */
 export function driftSeries(
   host: readonly PlayerSample[],
   member: readonly PlayerSample[],
   from: number,
   seconds: number,
-): Array<{ second: number; drift: number }> {
-  const out: Array<{ second: number; drift: number }> = [];
+): Array<{ second: number; drift: number; host: number; member: number }> {
+  const out: Array<{ second: number; drift: number; host: number; member: number }> = [];
   for (let second = 0; second < seconds; second++) {
     const at = from + second * 1000;
     const hostAt = positionAtTime(host, at, 300);
     const memberAt = positionAtTime(member, at, 300);
     if (hostAt === null || memberAt === null) continue;
-    out.push({ second, drift: Math.abs(memberAt - hostAt) });
+    out.push({ second, drift: Math.abs(memberAt - hostAt), host: hostAt, member: memberAt });
   }
   return out;
 }

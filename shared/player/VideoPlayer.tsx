@@ -29,6 +29,7 @@ import { preloadStreamStart, usePlayerStream } from "./usePlayerStream";
 import { usePlaybackStart } from "./usePlaybackStart";
 import { useSubtitles } from "./useSubtitles";
 import { useCast } from "./useCast";
+import { inRoom, ROOM_NEXT } from "./watch/in-room";
 
 /**
  * The custom player of the detail page (spec §4; mounted through PlayerIsland.tsx). The server
@@ -39,7 +40,8 @@ import { useCast } from "./useCast";
  * (volume, sound, speed) and starts playback (unmuted where the browser allows it, else muted with
  * 点击开启声音). Give it a key per video and episode so every episode gets a fresh player.
  * `episode` is 1 for single titles; when it ends the page goes to `endedPath` (the next episode,
- * or the random next video), and a video that cannot play is replaced by `failedPath`.
+ * or the random next video), and a video that cannot play is replaced by `failedPath` — except in a
+ * 一起看 room, where the room decides (watch/in-room.ts).
  */
 export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { video: Video; episode?: number; endedPath: string; failedPath: string }) {
   const { videoFile, coverImage: poster } = episodeMedia(video, episode) ?? { videoFile: video.videoFile, coverImage: `/${video.coverImage}` };
@@ -72,16 +74,13 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
   const memory = usePlaybackMemory(videoRef, video.id, episode, () => setPrefsApplied(true), !hasNext, markers.intro, startAt !== null);
   usePlayBeacon(videoRef, video.id);
   const { lib, dismissResume } = memory;
-  const introOutro = useIntroOutro(videoRef, markers, {
-    ready: lib.ready,
-    autoSkip: lib.prefs.autoSkip,
-    autoNext: lib.prefs.autoNext,
-    hasNext,
-    onNext: () => {
-      dismissResume();
-      void navigate(endedPath);
-    },
-  });
+  // The end with 自动连播: on to `endedPath`; in a 一起看 room the room decides (its host moves everyone).
+  const goOn = () => {
+    dismissResume();
+    if (inRoom()) document.dispatchEvent(new Event(ROOM_NEXT));
+    else void navigate(endedPath);
+  };
+  const introOutro = useIntroOutro(videoRef, markers, { ready: lib.ready, autoSkip: lib.prefs.autoSkip, autoNext: lib.prefs.autoNext, hasNext, onNext: goOn });
   const cmd = usePlayerCommands(videoRef, memory.setPrefs);
   const { stream, failover, chooseLine } = usePlayerStream(videoRef, { id: video.id, episode, lines, mp4: videoFile }, lib.ready ? lib.prefs.quality : null);
   const cast = useCast(videoRef, videoFile, stream.playProgressive);
@@ -142,11 +141,11 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         }}
         onPlaying={onPlaying}
         onEnded={() => {
-          memory.dismissResume();
+          dismissResume();
           // 取消 of the outro's countdown, or 自动连播 off: the player stays at the end. A countdown
           // still running moves on when it reaches 0.
           if (introOutro.cancelled || introOutro.countdown !== null || (lib.ready && !lib.prefs.autoNext)) return;
-          void navigate(endedPath);
+          goOn();
         }}
         onError={onError}
       >
@@ -179,7 +178,7 @@ export function VideoPlayer({ video, episode = 1, endedPath, failedPath }: { vid
         onTogglePlay={cmd.togglePlay}
         onRestart={cmd.restart}
         onToggleMute={cmd.toggleMute}
-        onVolume={(x) => cmd.setVolume(x)}
+        onVolume={cmd.setVolume}
         onSeek={cmd.seek}
         onRate={cmd.changeRate}
         onQuality={chooseQuality}

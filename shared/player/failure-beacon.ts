@@ -8,8 +8,7 @@ export function sendFailureBeacon(titleId: string, episode: number): void {
   void fetch("/api/reports/failure", {
     method: "POST",
     keepalive: true,
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json" },
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ title: titleId, episode }),
   }).catch(() => {});
 }

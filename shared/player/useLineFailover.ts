@@ -70,7 +70,7 @@ export function useLineFailover(videoRef: RefObject<HTMLVideoElement | null>, li
     let primeLine: ((master: string) => Promise<void>) | null = null;
     // The line's playlists are read once it plays (not during its start, on a slow link): the probe at a stall is then one request.
     const prime = () => {
-      if (!primeLine || !probed || video.paused || video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) return;
+      if (!primeLine || !probed || video.paused || video.readyState < 3) return; // 3: HAVE_FUTURE_DATA
       video.removeEventListener("playing", prime);
       void primeLine(probed);
     };
@@ -136,7 +136,7 @@ export function useLineFailover(videoRef: RefObject<HTMLVideoElement | null>, li
     // buffer): the probe goes out at once, not after the watch has seen the clock stand still twice.
     const onWaiting = () => {
       // A line still starting (no metadata yet) is left to the watch, as before.
-      if (video.paused || video.readyState < HTMLMediaElement.HAVE_METADATA) return;
+      if (video.paused || video.readyState < 1) return; // 1: HAVE_METADATA
       stalledHere();
       ask();
     };

@@ -24,7 +24,7 @@ export function usePlayBeacon(videoRef: RefObject<HTMLVideoElement | null>, id: 
       played += step;
       if (played < PLAY_COUNT_AFTER_SECONDS) return;
       sent = true;
-      void fetch(`/api/plays/${encodeURIComponent(id)}`, { method: "POST", keepalive: true, credentials: "same-origin" }).catch(() => {
+      void fetch(`/api/plays/${encodeURIComponent(id)}`, { method: "POST", keepalive: true }).catch(() => {
         // A lost beacon loses one count, never the playback.
       });
     };

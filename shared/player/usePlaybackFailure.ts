@@ -4,12 +4,13 @@ import { HLS_MIME } from "../playback/engine-choice";
 import { MAX_FAILURES, recordFailure, resetFailures } from "../playback/failure-counter";
 import { isOutage, OUTAGE_STALL_MS, probeVerdict, retryDelayMs, type MediaProbe } from "../playback/media-outage";
 import { watchStalls } from "./stall-watch";
+import { inRoom } from "./watch/in-room";
 import type { ResumePoint } from "./stream-engine";
 
 interface FailureWiring {
   /** The file named in the console message, and probed after a failure (is it there, is storage down?). */
   videoFile: string;
-  /** Where a video that cannot play is replaced (until MAX_FAILURES in a row: then 播放失败 stays). */
+  /** Where a video that cannot play is replaced (until MAX_FAILURES in a row: then 播放失败 stays; in a 一起看 room never). */
   failedPath: string;
   /** useStream's fallback to the next engine: true when it took the error over. */
   fallBack: (reason: string) => boolean;
@@ -40,7 +41,8 @@ async function probeMedia(url: string): Promise<MediaProbe> {
  * player shows 加载失败，点击重试 (`outage`) and starts the stream again at the same position with
  * back-off, at once on a tap or when the device comes back online; a long stall asks the media
  * itself and, when it is down, does the same (the browser's own HLS may stall without an error). A file that is missing or broken moves the page
- * on to `failedPath`, or after MAX_FAILURES in a row shows the error overlay with 重试. A start
+ * on to `failedPath`, or after MAX_FAILURES in a row — or at once in a 一起看 room, which the
+ * viewer must not leave silently — shows the error overlay with 重试. A start
  * that plays resets all of it. The first fatal error of the player (a page view: players are keyed
  * per title and episode) is reported once (`wiring.report`).
  */
@@ -131,7 +133,7 @@ export function usePlaybackFailure(videoRef: RefObject<HTMLVideoElement | null>,
       }
       console.error(`视频播放失败：${wiring.videoFile}`, reason);
       wiring.freeze();
-      if (recordFailure() >= MAX_FAILURES) setFailed(true);
+      if (inRoom() || recordFailure() >= MAX_FAILURES) setFailed(true);
       else void navigate(wiring.failedPath, { replace: true });
     });
   };

@@ -1,8 +1,8 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import path from "node:path";
 import { browserForFile, open, PHONE, SCREENSHOT_DIR } from "./browser";
 import { newVisitor, signUpViaApi } from "./visitors";
+import { isPaused, joinAs, openRoom, panel, synced, timeOf, video } from "./watch-room";
 
 /**
  * 一起看 in Chromium against `wrangler dev`, with separate browser contexts as separate people: a
@@ -16,17 +16,6 @@ import { newVisitor, signUpViaApi } from "./visitors";
 const browser = browserForFile();
 const SERIES = "video_007";
 
-const panel = (page: Page) => page.locator(".watch-panel");
-const video = (page: Page) => page.locator("video.player-video");
-const isPaused = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.paused);
-const timeOf = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.currentTime);
-
-async function joinAs(page: Page, nickname: string): Promise<void> {
-  await panel(page).locator("input[name=nickname]").fill(nickname);
-  await panel(page).getByRole("button", { name: "加入一起看" }).click();
-  await expect.poll(() => panel(page).getAttribute("data-synced"), { timeout: 20_000 }).toBe("true");
-}
-
 describe("一起看", () => {
   it("members follow each other's pause, seek and episode; a late joiner starts at the room's position; chat needs an account", async () => {
     const [hostContext, guestContext, lateContext] = [
@@ -35,19 +24,12 @@ describe("一起看", () => {
       await newVisitor(browser(), { viewport: PHONE, isMobile: true, hasTouch: true }),
     ];
     await signUpViaApi(hostContext, "watch-host");
-    const { page: host } = await open(hostContext, `/video/${SERIES}/1`);
-
     // Opening a room: 一起看 → nickname → 创建房间 → the short link (and its QR code).
-    await host.getByRole("button", { name: "一起看" }).click();
-    await panel(host).locator("input[name=nickname]").fill("房主");
-    await panel(host).getByRole("button", { name: "创建房间" }).click();
-    const link = panel(host).locator(".watch-link");
-    await expect.poll(() => link.inputValue(), { timeout: 15_000 }).toMatch(/\/w\/[2-9a-z]{8}$/);
-    const shortLink = new URL(await link.inputValue()).pathname;
-    expect(new URL(host.url()).searchParams.get("room")).toBe(shortLink.slice(3));
+    const { host, shortLink, code } = await openRoom(hostContext, `/video/${SERIES}/1`);
+    expect(new URL(host.url()).searchParams.get("room")).toBe(code);
     await panel(host).getByRole("button", { name: "二维码" }).click();
     await expect.poll(() => panel(host).locator(".watch-qr svg").count()).toBe(1);
-    await expect.poll(() => panel(host).getAttribute("data-synced"), { timeout: 20_000 }).toBe("true");
+    await synced(host);
 
     // A signed-out viewer opens the link and joins with a nickname.
     const { page: guest } = await open(guestContext, shortLink);

@@ -24,6 +24,7 @@ import {
 } from "../../watch/protocol";
 import { WatchConnection } from "./connection";
 import { WatchSync } from "./sync";
+import type { ROOM_NEXT } from "./in-room";
 
 export interface WatchPartyProps {
   videoId: string;
@@ -32,6 +33,9 @@ export interface WatchPartyProps {
   code: string | null;
   onLeave: () => void;
 }
+
+/** The player's end event in a room (in-room.ts): the same literal, checked by its type — a value import would make in-room.ts a chunk of its own. */
+const ROOM_NEXT_EVENT: typeof ROOM_NEXT = "roomnext";
 
 const NICKNAME_KEY = "yingshi-watch-nickname";
 const OVERLAY_KEY = "yingshi-watch-overlay";
@@ -195,6 +199,18 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
     if (room && room.state.episode !== episode) connectionRef.current?.send({ type: "episode", episode });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [episode]);
+
+  // The player's end with 自动连播 (ROOM_NEXT, VideoPlayer.tsx): the host takes the whole room to
+  // the next episode (every member follows the `episode` state, the host too); anyone else, or a
+  // film's or the last episode's end, stays where the room is.
+  useEffect(() => {
+    const onNext = () => {
+      if (room && room.host === room.you && room.state.episode < room.state.episodeCount)
+        connectionRef.current?.send({ type: "episode", episode: room.state.episode + 1 });
+    };
+    document.addEventListener(ROOM_NEXT_EVENT, onNext);
+    return () => document.removeEventListener(ROOM_NEXT_EVENT, onNext);
+  }, [room]);
 
   const start = async (event: FormEvent) => {
     event.preventDefault();

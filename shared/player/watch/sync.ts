@@ -6,7 +6,8 @@
  * change when small, a seek when large (shared/watch/protocol.ts correctionFor). The viewer's own
  * play, pause, seek and rate changes become controls; what this module did itself, what the
  * browser does on its own (buffering, the end of the video, a hidden page) and anything before
- * the first alignment send nothing — a stalled member never pauses the room.
+ * the first alignment (or since the media was loaded afresh) send nothing — a stalled or failing
+ * member never pauses or moves the room.
  */
 import { correctionFor, positionAt, ROOM_RATES, type Control, type RoomState } from "../../watch/protocol";
 
@@ -54,6 +55,9 @@ export class WatchSync {
     ["seeked", () => this.onSeeked()],
     ["ratechange", () => this.onRate()],
     ["loadedmetadata", () => this.step()],
+    // The media is loaded afresh (a 线路 or engine fallback, 重试 after a failure): what the player
+    // does while it comes back (its resume seek, its start) is not the viewer's; it aligns anew.
+    ["emptied", () => (this.aligned = false)],
   ];
 
   constructor(private readonly hooks: SyncHooks) {

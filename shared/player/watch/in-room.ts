@@ -1,0 +1,11 @@
+/**
+ * The player's side of a 一起看 room, kept tiny (it is in the player's first chunk; the room itself
+ * is a lazy chunk, WatchParty.tsx): a page in a room has ?room= on its URL (from the room's link,
+ * or set by WatchParty.tsx while the viewer is in one). In a room the player never moves the page
+ * on by itself: a failure shows its error overlay, and its end with 自动连播 sends ROOM_NEXT (an
+ * event on the document) for the room to decide. docs/decisions/0100-watch-rooms.md.
+ */
+export const inRoom = (): boolean => /[?&]room=/.test(location.search);
+
+/** The event the player sends on `document` at its end with 自动连播 while in a room (instead of going to the next page). */
+export const ROOM_NEXT = "roomnext";

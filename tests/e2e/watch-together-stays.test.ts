@@ -1,0 +1,151 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserForFile, open, pathname } from "./browser";
+import { newVisitor, signUpViaApi } from "./visitors";
+import { isPaused, joinAs, membersOf, openRoom, roomOf, synced, timeOf, video } from "./watch-room";
+
+/**
+ * A 一起看 member never leaves the room by itself (issue 33): a member whose 线路 all fail stays
+ * on the room's page with the player's error overlay, and 重试 brings it back where the room is;
+ * at a film's end everyone stays on its page; at a series episode's end a guest's 自动连播 does not
+ * move anyone, the host's takes the whole room to the next episode. Two browser contexts as two
+ * people; the local clips last 12 s, so the room is paused before the checks that take time.
+ */
+
+const browser = browserForFile();
+const FILM = "video_002";
+const SERIES = "video_003";
+
+const ended = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.ended);
+const durationOf = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.duration);
+
+/** The main frame's paths as the page moved (same-document navigations included). */
+function pathsOf(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) seen.push(new URL(frame.url()).pathname);
+  });
+  return seen;
+}
+
+/**
+ * The host (signed in) opens a room on `path` and pauses it at once (the clip is short); a
+ * signed-out guest opens its link (not joined yet). `guestRoutes` sets up the guest's requests first.
+ */
+async function roomOfTwo(path: string, guestRoutes?: (guest: BrowserContext) => Promise<unknown>) {
+  const [hostContext, guestContext] = [await newVisitor(browser()), await newVisitor(browser())];
+  await signUpViaApi(hostContext, "watch-stays");
+  await guestRoutes?.(guestContext);
+  const { host, shortLink, code } = await openRoom(hostContext, path);
+  await synced(host);
+  await video(host).evaluate((v: HTMLVideoElement) => v.pause());
+  const { page: guest } = await open(guestContext, shortLink);
+  return { host, guest, code, close: () => Promise.all([hostContext.close(), guestContext.close()]) };
+}
+
+/** The host seeks the paused room to `target` (s); it and `others` stand there, paused. */
+async function seekPausedRoom(host: Page, target: number, ...others: Page[]): Promise<void> {
+  await video(host).evaluate((v: HTMLVideoElement, to: number) => {
+    v.currentTime = to;
+  }, target);
+  for (const page of [host, ...others])
+    await expect.poll(async () => (await isPaused(page)) && Math.abs((await timeOf(page)) - target) < 0.3, { timeout: 10_000 }).toBe(true);
+}
+
+/** The room's last second and a half, played: both players reach the end. */
+async function playToTheEnd(host: Page, guest: Page): Promise<void> {
+  await seekPausedRoom(host, (await durationOf(host)) - 1.5, guest);
+  await video(host).evaluate((v: HTMLVideoElement) => v.play());
+  for (const page of [host, guest]) await expect.poll(() => ended(page), { timeout: 15_000 }).toBe(true);
+}
+
+/** After the end, a round trip through the room: the host seeks back to 1 s, the guest follows (on whatever page it is), and the host pauses again. */
+async function backToTheStart(host: Page, guest: Page): Promise<void> {
+  await video(host).evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 1;
+  });
+  await expect.poll(async () => !(await ended(guest)) && (await timeOf(guest)) < 6, { timeout: 10_000 }).toBe(true);
+  await video(host).evaluate((v: HTMLVideoElement) => v.pause());
+  await expect.poll(() => isPaused(guest), { timeout: 10_000 }).toBe(true);
+}
+
+describe("一起看: a member stays in the room", () => {
+  it("a member whose 线路 all fail keeps the room's page with the error overlay; 重试 brings it to the room's position", async () => {
+    let broken = true;
+    const { host, guest, code, close } = await roomOfTwo(`/video/${FILM}`, (guestContext) =>
+      // Every media file of the guest (the stream, its mirror, the MP4) answers 404: the title cannot play for this member.
+      guestContext.route(/\/\d+\.mp4$|\/stream\/\d+\//, (route) => (broken ? route.fulfill({ status: 404, body: "" }) : route.fallback())),
+    );
+    const visited = pathsOf(guest);
+    const failure = guest.getByRole("alert").filter({ hasText: "视频加载失败，请稍后重试" });
+    await failure.waitFor({ state: "visible", timeout: 20_000 });
+    await joinAs(guest, "路人乙", false);
+    await expect.poll(() => membersOf(host)).toEqual(["房主房主（我）", "路人乙"]);
+    await expect.poll(() => membersOf(guest)).toEqual(["房主房主", "路人乙（我）"]);
+    // Still the room's page, with the overlay: the player did not move on to another title.
+    expect(pathname(guest)).toBe(`/video/${FILM}`);
+    expect(roomOf(guest)).toBe(code);
+    expect(await failure.isVisible()).toBe(true);
+    expect(visited.every((p) => p === `/video/${FILM}`)).toBe(true);
+
+    // The room waits at a moment of its own; the media comes back and the guest's 重试 lands there.
+    const at = (await timeOf(host)) < 4.5 ? 7 : 2;
+    await seekPausedRoom(host, at);
+    broken = false;
+    await guest.getByRole("button", { name: "重试" }).click();
+    await synced(guest);
+    await expect.poll(() => failure.count()).toBe(0);
+    await expect.poll(async () => (await isPaused(guest)) && Math.abs((await timeOf(guest)) - at) < 0.3, { timeout: 10_000 }).toBe(true);
+    // The retry did not move the room: the host stands where it paused.
+    expect(await isPaused(host)).toBe(true);
+    expect(Math.abs((await timeOf(host)) - at)).toBeLessThan(0.3);
+    expect(pathname(guest)).toBe(`/video/${FILM}`);
+    expect(roomOf(guest)).toBe(code);
+    await close();
+  });
+
+  it("at a film's end both members stay on its page, in the room", async () => {
+    const { host, guest, code, close } = await roomOfTwo(`/video/${FILM}`);
+    await joinAs(guest, "路人丙");
+    const visited = [pathsOf(host), pathsOf(guest)];
+    // 自动连播 is on (the default) for both.
+    await playToTheEnd(host, guest);
+    // After a round trip through the room both are still on the film's page, in the room.
+    await backToTheStart(host, guest);
+    for (const page of [host, guest]) {
+      expect(pathname(page)).toBe(`/video/${FILM}`);
+      expect(roomOf(page)).toBe(code);
+    }
+    expect(visited.flat().every((p) => p === `/video/${FILM}`)).toBe(true);
+    expect(await membersOf(host)).toEqual(["房主房主（我）", "路人丙"]);
+    await close();
+  });
+
+  it("at a series episode's end a guest's 自动连播 moves nobody; the host's takes the whole room to the next episode", async () => {
+    const { host, guest, code, close } = await roomOfTwo(`/video/${SERIES}/1`);
+    await joinAs(guest, "路人丁");
+    const guestPaths = pathsOf(guest);
+    // The host turns 自动连播 off; the guest keeps it on (the default). Both reach the end of episode 1.
+    await host.getByLabel("自动连播").uncheck();
+    await playToTheEnd(host, guest);
+    // After a round trip through the room both are still on episode 1: the guest's end moved nothing.
+    await backToTheStart(host, guest);
+    for (const page of [host, guest]) {
+      expect(pathname(page)).toBe(`/video/${SERIES}/1`);
+      expect(roomOf(page)).toBe(code);
+    }
+    expect(guestPaths.every((p) => p === `/video/${SERIES}/1`)).toBe(true);
+
+    // With the host's 自动连播 on, the end of episode 1 takes both to episode 2, still in the room.
+    await host.getByLabel("自动连播").check();
+    await seekPausedRoom(host, (await durationOf(host)) - 1.5, guest);
+    await video(host).evaluate((v: HTMLVideoElement) => v.play());
+    for (const page of [host, guest]) await expect.poll(() => pathname(page), { timeout: 20_000 }).toBe(`/video/${SERIES}/2`);
+    for (const page of [host, guest]) {
+      expect(roomOf(page)).toBe(code);
+      await synced(page);
+    }
+    expect(await membersOf(host)).toEqual(["房主房主（我）", "路人丁"]);
+    await close();
+  });
+});
