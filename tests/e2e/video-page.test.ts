@@ -10,11 +10,21 @@ import { DESKTOP, PHONE, baseURL, launchBrowser, browserForFile, media, open, sc
 const browser = browserForFile();
 
 /** Collects layout shifts from the very start of the page. */
+/** Sums the page's layout shifts (without recent input) into `__cls`, and keeps what moved for the failure message. */
 const CLS_SCRIPT = () => {
-  const w = window as unknown as { __cls: number };
+  const w = window as unknown as { __cls: number; __shifts: string[] };
   w.__cls = 0;
+  w.__shifts = [];
+  type Shift = { value: number; hadRecentInput: boolean; startTime: number; sources?: Array<{ node?: Node | null }> };
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.__cls += e.value;
+    for (const e of list.getEntries() as unknown as Shift[]) {
+      if (e.hadRecentInput) continue;
+      w.__cls += e.value;
+      const moved = (e.sources ?? []).map((s) =>
+        s.node instanceof Element ? `${s.node.tagName.toLowerCase()}.${s.node.className}` : String(s.node?.nodeName),
+      );
+      w.__shifts.push(`${e.value.toFixed(4)} at ${Math.round(e.startTime)} ms: ${moved.join(", ")}`);
+    }
   }).observe({ type: "layout-shift", buffered: true });
 };
 
@@ -74,7 +84,11 @@ describe("video detail page", () => {
     const after = await page.locator(".player").boundingBox();
     expect(after).toEqual(before);
     expect(Math.abs((before?.width ?? 0) / (before?.height ?? 1) - 16 / 9)).toBeLessThan(0.02);
-    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+    const { cls, shifts } = await page.evaluate(() => {
+      const w = window as unknown as { __cls: number; __shifts: string[] };
+      return { cls: w.__cls, shifts: w.__shifts };
+    });
+    expect(cls, shifts.join("; ")).toBe(0);
     expect(log.errors).toEqual([]);
     await context.close();
   });
@@ -202,7 +216,11 @@ describe("share and favourite", () => {
     await waitForHydration(page);
     await page.waitForFunction(() => document.querySelector(".video-actions button[aria-pressed]")?.getAttribute("aria-pressed") === "true");
     await page.waitForTimeout(300);
-    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+    const { cls, shifts } = await page.evaluate(() => {
+      const w = window as unknown as { __cls: number; __shifts: string[] };
+      return { cls: w.__cls, shifts: w.__shifts };
+    });
+    expect(cls, shifts.join("; ")).toBe(0);
     await button.click();
     expect(await button.getAttribute("aria-pressed")).toBe("false");
     await page.reload();
@@ -242,7 +260,11 @@ describe("share and favourite", () => {
       await resume.waitFor({ state: "visible" });
       await unmute.waitFor({ state: "visible" });
       await page.waitForTimeout(300);
-      expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+      const { cls, shifts } = await page.evaluate(() => {
+        const w = window as unknown as { __cls: number; __shifts: string[] };
+        return { cls: w.__cls, shifts: w.__shifts };
+      });
+      expect(cls, shifts.join("; ")).toBe(0);
       const [a, b] = [await resume.boundingBox(), await unmute.boundingBox()];
       expect(a && b && (a.y >= b.y + b.height || b.y >= a.y + a.height)).toBe(true);
       expect(log.errors).toEqual([]);
