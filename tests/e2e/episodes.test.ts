@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from "playwright-core";
+import { TITLE_ID_PATTERN } from "../../shared/catalogue/title-ids";
 import { describe, expect, it } from "vitest";
 import { PLAYER, baseURL, browserForFile, media, newPage, open, waitForHydration, waitPlaying } from "./browser";
 
@@ -75,7 +76,8 @@ describe("series and episodes", () => {
     await showsEpisode(page, 6);
     await media(page, (v) => (v.currentTime = v.duration - 0.5));
     await page.waitForURL((url) => !url.pathname.startsWith(`/video/${SERIES}`), { timeout: 15_000 });
-    expect(pathname(page)).toMatch(/^\/video\/video_\d{3}$/);
+    // Any published title: other e2e files publish titles of their own (longer ids) into the same site.
+    expect(pathname(page).replace(/^\/video\//, "")).toMatch(TITLE_ID_PATTERN);
     await waitPlaying(page, 0.2);
     expect(log.errors).toEqual([]);
     await context.close();

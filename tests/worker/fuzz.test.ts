@@ -11,11 +11,13 @@ const ORIGIN = new URL(BASE).origin;
 /** Raise for a long local hunt; the suite keeps about 280 runs in all (a few seconds). */
 const SCALE = 1;
 /**
- * Each run's answer is awaited at most RUN_TIMEOUT_MS: a request that hangs fails the property with
- * its URL and the seed (fast-check's report) instead of the whole test timing out without either;
- * no shrinking after a failure, so the report comes before the test's own timeout.
+ * Each run's answer is awaited at most 30 s: a request that hangs fails the property with its URL
+ * and the seed (fast-check's report) instead of the whole test timing out without either; no
+ * shrinking after a failure, so the report comes before the test's own timeout. (Under the full
+ * suite's load `/video/video_001?` once took over 10 s, seed -1167230824: the limit is for hangs,
+ * not for slow answers.)
  */
-const RUN_LIMITS = { timeout: 10_000, endOnFailure: true } as const;
+const RUN_LIMITS = { timeout: 30_000, endOnFailure: true } as const;
 
 // ---- generators ----------------------------------------------------------------------------
 
@@ -187,7 +189,7 @@ describe("fuzzing the worker with random URLs", () => {
       // The fixed examples above reached real answers (not only not-found pages).
       expect(statuses.get(200) ?? 0, JSON.stringify([...statuses])).toBeGreaterThanOrEqual(4);
     },
-    60_000 * SCALE,
+    120_000 * SCALE,
   );
 
   it(
@@ -227,7 +229,7 @@ describe("fuzzing the worker with random URLs", () => {
         { numRuns: 70 * SCALE, ...RUN_LIMITS },
       );
     },
-    60_000 * SCALE,
+    120_000 * SCALE,
   );
 
   it(
@@ -266,7 +268,7 @@ describe("fuzzing the worker with random URLs", () => {
         { numRuns: 60 * SCALE, ...RUN_LIMITS },
       );
     },
-    60_000 * SCALE,
+    120_000 * SCALE,
   );
 
   it("the classic traversal and open-redirect probes", async () => {
