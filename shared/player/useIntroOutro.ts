@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { inIntro, inOutro, OUTRO_COUNTDOWN_SECONDS, type EpisodeMarkers } from "../playback/markers";
+import { useRoomGuest } from "./watch/in-room";
 
 export interface IntroOutro {
   /** 跳过片头 is offered (the intro plays and the viewer does not skip intros automatically). */
@@ -15,7 +16,8 @@ export interface IntroOutro {
 /**
  * 片头 / 片尾 while playing (docs/decisions/0092-intro-outro.md): in the intro, 跳过片头 — or,
  * with 自动跳过片头片尾, a jump to its end (once per pass: seeking back into it plays it); at the
- * outro, with 自动连播 and a next episode, a 5-second countdown, then `onNext`, unless 取消.
+ * outro, with 自动连播 and a next episode, a 5-second countdown, then `onNext`, unless 取消 — not
+ * for a guest of a 一起看 room, whose room moves on at the host's end only (watch/in-room.ts).
  */
 export function useIntroOutro(
   videoRef: RefObject<HTMLVideoElement | null>,
@@ -25,9 +27,10 @@ export function useIntroOutro(
   const [offerSkip, setOfferSkip] = useState(false);
   const [countdown, setCountdown] = useState<number | null>(null);
   const [cancelled, setCancelled] = useState(false);
+  const guest = useRoomGuest();
   const opts = useRef(options);
   useEffect(() => {
-    opts.current = options;
+    opts.current = { ...options, autoNext: options.autoNext && !guest };
   });
   const skipped = useRef(false);
   const { intro, outro } = markers;

@@ -8,13 +8,16 @@ import { isPaused, joinAs, membersOf, openRoom, roomOf, synced, timeOf, video } 
  * A 一起看 member never leaves the room by itself (issue 33): a member whose 线路 all fail stays
  * on the room's page with the player's error overlay, and 重试 brings it back where the room is;
  * at a film's end everyone stays on its page; at a series episode's end a guest's 自动连播 does not
- * move anyone, the host's takes the whole room to the next episode. Two browser contexts as two
+ * move anyone, the host's takes the whole room to the next episode, and only the host's player counts
+ * down 即将播放下一集 at the outro. Two browser contexts as two
  * people; the local clips last 12 s, so the room is paused before the checks that take time.
  */
 
 const browser = browserForFile();
 const FILM = "video_002";
 const SERIES = "video_003";
+/** 晨光律所: episodes 2 and 3 (6 s) mark an outro at 4–6 s (tests/e2e/intro-outro.test.ts). */
+const OUTRO_SERIES = "video_019";
 
 const ended = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.ended);
 const durationOf = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.duration);
@@ -146,6 +149,32 @@ describe("一起看: a member stays in the room", () => {
       await synced(page);
     }
     expect(await membersOf(host)).toEqual(["房主房主（我）", "路人丁"]);
+    await close();
+  });
+
+  it("at an outro only the host's player counts down 即将播放下一集; its end takes the whole room to the next episode", async () => {
+    // The guest's page records whether the countdown ever showed on it, whatever page it is on.
+    const { host, guest, code, close } = await roomOfTwo(`/video/${OUTRO_SERIES}/2`, (context) =>
+      context.addInitScript(() => {
+        const seen = () => {
+          if (document.querySelector(".player-next")) (window as unknown as { __countdown: boolean }).__countdown = true;
+        };
+        new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+      }),
+    );
+    await joinAs(guest, "路人戊");
+    await seekPausedRoom(host, 3.5, guest);
+    await video(host).evaluate((v: HTMLVideoElement) => v.play());
+    // Both play into the outro (4–6 s); the host's player counts down, the guest's does not.
+    await host
+      .getByRole("status")
+      .filter({ hasText: /即将播放下一集 \d/ })
+      .waitFor({ timeout: 15_000 });
+    await expect.poll(() => timeOf(guest), { timeout: 10_000 }).toBeGreaterThan(4.5);
+    // The host's countdown reaches 0 and the room moves on: both on episode 3, still in the room.
+    for (const page of [host, guest]) await expect.poll(() => pathname(page), { timeout: 20_000 }).toBe(`/video/${OUTRO_SERIES}/3`);
+    for (const page of [host, guest]) expect(roomOf(page)).toBe(code);
+    expect(await guest.evaluate(() => (window as unknown as { __countdown?: boolean }).__countdown ?? false)).toBe(false);
     await close();
   });
 });

@@ -24,7 +24,7 @@ import {
 } from "../../watch/protocol";
 import { WatchConnection } from "./connection";
 import { WatchSync } from "./sync";
-import type { ROOM_NEXT } from "./in-room";
+import type { ROOM_NEXT, ROOM_ROLE } from "./in-room";
 
 export interface WatchPartyProps {
   videoId: string;
@@ -36,6 +36,16 @@ export interface WatchPartyProps {
 
 /** The player's end event in a room (in-room.ts): the same literal, checked by its type — a value import would make in-room.ts a chunk of its own. */
 const ROOM_NEXT_EVENT: typeof ROOM_NEXT = "roomnext";
+const ROOM_ROLE_EVENT: typeof ROOM_ROLE = "roomrole";
+
+/** Tells the player (in-room.ts) whether this viewer is a guest of the room: its 即将播放下一集 is the host's only. */
+function markGuest(guest: boolean): void {
+  const root = document.documentElement;
+  if ((root.dataset.roomGuest === "1") === guest) return;
+  if (guest) root.dataset.roomGuest = "1";
+  else delete root.dataset.roomGuest;
+  document.dispatchEvent(new Event(ROOM_ROLE_EVENT));
+}
 
 const NICKNAME_KEY = "yingshi-watch-nickname";
 const OVERLAY_KEY = "yingshi-watch-overlay";
@@ -250,6 +260,10 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
 
   const link = code ? `${config.origin || location.origin}${roomPath(code)}` : "";
   const isHost = room !== null && room.host === room.you;
+  // The player offers its 即将播放下一集 to the host only (in-room.ts).
+  const guest = room !== null && !isHost && !ended;
+  useEffect(() => markGuest(guest), [guest]);
+  useEffect(() => () => markGuest(false), []);
   const player = typeof document === "undefined" ? null : document.querySelector(".player");
 
   let body;
