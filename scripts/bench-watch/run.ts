@@ -50,6 +50,7 @@ import { driftSeries, median, percentile, positionAtTime, type PlayerSample } fr
 import { startLinkProxy, type LinkProxy } from "./link-proxy";
 import { PROBE, type ProbeEvent, type ProbeState } from "./probe";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../chromium";
+import { MAX_SEEK_LEAD } from "../../shared/watch/protocol";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PORT = Number(process.env.BENCH_WATCH_PORT ?? 8796);
@@ -94,6 +95,13 @@ interface Member {
   page: Page;
   proxy: LinkProxy | null;
   phone: boolean;
+  /** What the member's pages fetched: media segments per rendition, and the paths answered 404. */
+  media: MemberMedia;
+}
+
+interface MemberMedia {
+  segments: Record<string, number>;
+  notFound: string[];
 }
 
 type ActionKind = "pause" | "play" | "seek" | "rate" | "episode";
@@ -130,6 +138,10 @@ interface RoomRun {
   drift: DriftResult[];
   actions: ActionResult[];
   load: { min: number; mean: number; max: number; samples: number[] };
+  /** Member 1's own `waiting` events in the drift window (a stalled member 1 shows as everyone's drift). */
+  hostWaiting: number;
+  /** Per member, over the whole run. */
+  media: Array<{ member: string; phone: boolean } & MemberMedia>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -161,6 +173,15 @@ async function newMember(browser: Browser, index: number, name: string): Promise
   page.on("framenavigated", (frame) => {
     if (frame === page.mainFrame()) console.log(`  [${name}] at ${new URL(frame.url()).pathname}`);
   });
+  // Which renditions the member's player fetched (its segments' names: 270p-v-00001.m4s), and
+  // what was missing (each path once).
+  const media: MemberMedia = { segments: {}, notFound: [] };
+  page.on("response", (response) => {
+    const path = new URL(response.url()).pathname;
+    const rendition = /^\/stream\/\d+\/(\d+p)-[^/]+-\d+\.m4s$/.exec(path)?.[1];
+    if (rendition) media.segments[rendition] = (media.segments[rendition] ?? 0) + 1;
+    if (response.status() === 404 && media.notFound.length < 20 && !media.notFound.includes(path)) media.notFound.push(path);
+  });
   page.on("pageerror", (error) => console.log(`  [${name}] page error: ${error.message}`));
   page.on("console", (message) => {
     if (message.type() === "error") console.log(`  [${name}] console: ${message.text()}`);
@@ -181,7 +202,7 @@ async function newMember(browser: Browser, index: number, name: string): Promise
       downloadThroughput: SLOW_4G.downBps / 8,
       uploadThroughput: SLOW_4G.upBps / 8,
     });
-  return { index, name, context, page, proxy, phone };
+  return { index, name, context, page, proxy, phone, media };
 }
 
 async function closeMember(member: Member): Promise<void> {
@@ -298,7 +319,9 @@ function reacts(kind: ActionKind, target: number | string, e: ProbeEvent): boole
     case "play":
       return e.type === "playing";
     case "seek":
-      return e.type === "seeked" && Math.abs(e.ct - Number(target)) < 3;
+      // A member that must fetch the new position aims ahead of the room by its seek time
+      // (shared/watch/protocol.ts seekTarget): up to MAX_SEEK_LEAD past the target.
+      return e.type === "seeked" && e.ct > Number(target) - 3 && e.ct < Number(target) + 3 + MAX_SEEK_LEAD;
     case "rate":
       // The member may be in a drift correction (at most ±10 % of the room's rate).
       return e.type === "ratechange" && Math.abs(e.rate - Number(target)) <= Number(target) * 0.11;
@@ -396,7 +419,7 @@ async function runRoom(browser: Browser, site: Site, size: number): Promise<Room
   const load: number[] = [os.loadavg()[0]];
   const loadTimer = setInterval(() => load.push(os.loadavg()[0]), 10_000);
   const members: Member[] = [];
-  const result: RoomRun = { members: size, joins: [], drift: [], actions: [], load: { min: 0, mean: 0, max: 0, samples: load } };
+  const result: RoomRun = { members: size, joins: [], drift: [], actions: [], load: { min: 0, mean: 0, max: 0, samples: load }, hostWaiting: 0, media: [] };
   try {
     for (let i = 0; i < size; i++) members.push(await newMember(browser, i, i === 0 ? "房主" : `成员${i + 1}`));
     const host = members[0];
@@ -421,6 +444,8 @@ async function runRoom(browser: Browser, site: Site, size: number): Promise<Room
     console.log(`  drift: ${driftSeconds} s of playback…`);
     await sleep(driftSeconds * 1000 + 500);
     const hostSamples: PlayerSample[] = await samplesBetween(host.page, from - 1000, from + driftSeconds * 1000 + 500);
+    result.hostWaiting = (await eventsSince(host.page, from)).filter((e) => e.type === "waiting" && e.t <= from + driftSeconds * 1000).length;
+    console.log(`  ${host.name}: waiting ${result.hostWaiting} in the window`);
     for (const m of members.slice(1)) {
       const samples = await samplesBetween(m.page, from - 1000, from + driftSeconds * 1000 + 500);
       const events = await eventsSince(m.page, from);
@@ -512,6 +537,13 @@ async function runRoom(browser: Browser, site: Site, size: number): Promise<Room
   } finally {
     clearInterval(loadTimer);
     for (const m of members) await closeMember(m).catch(() => undefined);
+  }
+  for (const m of members) {
+    result.media.push({ member: m.name, phone: m.phone, ...m.media });
+    const renditions = Object.entries(m.media.segments).sort(([a], [b]) => parseInt(a) - parseInt(b));
+    console.log(
+      `  ${m.name} (${m.phone ? "phone" : "desktop"}) segments: ${renditions.map(([r, c]) => `${r} ${c}`).join(", ") || "none"}${m.media.notFound.length ? `; 404: ${m.media.notFound.join(" ")}` : ""}`,
+    );
   }
   load.push(os.loadavg()[0]);
   result.load = { min: Math.min(...load), mean: load.reduce((a, b) => a + b, 0) / load.length, max: Math.max(...load), samples: load };

@@ -223,6 +223,30 @@ export function correctionFor(local: number, room: number, roomRate: number): Co
   return { kind: "rate", rate: Math.round(roomRate * (1 + nudge) * 1000) / 1000 };
 }
 
+/** The furthest ahead of the room a seek aims (s): the most a member's seek is expected to take. */
+export const MAX_SEEK_LEAD = 5;
+
+/**
+ * How long a member's seeks take to play again (s), from the last estimate and a seek just
+ * measured: a smoothed figure, so one slow or fast seek does not swing it, within MAX_SEEK_LEAD.
+ */
+export function nextSeekLatency(previous: number, measured: number): number {
+  const m = Math.min(MAX_SEEK_LEAD, Math.max(0, measured));
+  return previous <= 0 ? m : Math.round(((previous + m) / 2) * 1000) / 1000;
+}
+
+/**
+ * Where a member that must seek while the room plays aims: the room moves on while the member
+ * fetches the new position, so a seek to the room's position itself lands behind it by the seek's
+ * time — on a slow link by more than DRIFT_SEEK, and the member would seek again and again. Into
+ * media it holds already (`buffered`) the seek is at once: the room's position; otherwise ahead
+ * by the member's seek latency at the room's rate, never past the end.
+ */
+export function seekTarget(room: number, roomRate: number, latency: number, buffered: boolean, duration: number): number {
+  const lead = buffered ? 0 : Math.min(MAX_SEEK_LEAD, Math.max(0, latency)) * roomRate;
+  return Math.min(room + lead, Number.isFinite(duration) ? Math.max(0, duration - 0.5) : Infinity);
+}
+
 /**
  * The server's clock from the member's: `offset` (server minus local, ms) from a ping sent at
  * local `sent`, answered with the server's `now`, received at local `received` (the answer is

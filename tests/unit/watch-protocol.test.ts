@@ -10,10 +10,13 @@ import {
   DRIFT_SEEK,
   isRoomCode,
   MAX_RATE_NUDGE,
+  MAX_SEEK_LEAD,
   nextHost,
+  nextSeekLatency,
   parseControl,
   positionAt,
   roomCodeFrom,
+  seekTarget,
   type RoomState,
 } from "../../shared/watch/protocol";
 
@@ -96,6 +99,25 @@ describe("drift corrections", () => {
     expect(ahead.rate).toBeLessThan(1.5);
     expect(ahead.rate).toBeGreaterThanOrEqual(1.5 * (1 - MAX_RATE_NUDGE));
     expect(correctionFor(10 - DRIFT_SEEK - 0.1, 10, 1)).toEqual({ kind: "seek", to: 10, rate: 1 });
+  });
+
+  it("aims a seek while playing ahead of the room by the member's seek time, unless the media is there already", () => {
+    // Held media: the room's position itself.
+    expect(seekTarget(40, 1, 3, true, 150)).toBe(40);
+    // To fetch: as far ahead as the room moves while the member's seek takes, at the room's rate.
+    expect(seekTarget(40, 1, 3, false, 150)).toBe(43);
+    expect(seekTarget(40, 1.5, 2, false, 150)).toBe(43);
+    // Never more than MAX_SEEK_LEAD ahead, never past the end.
+    expect(seekTarget(40, 1, 60, false, 150)).toBe(40 + MAX_SEEK_LEAD);
+    expect(seekTarget(148, 1, 3, false, 150)).toBe(149.5);
+    expect(seekTarget(40, 1, 3, false, Number.NaN)).toBe(43);
+  });
+
+  it("learns the seek time from the seeks measured, smoothed and bounded", () => {
+    expect(nextSeekLatency(0, 2.4)).toBe(2.4);
+    expect(nextSeekLatency(2, 4)).toBe(3);
+    expect(nextSeekLatency(2, -1)).toBe(1);
+    expect(nextSeekLatency(0, 99)).toBe(MAX_SEEK_LEAD);
   });
 
   it("reads the server's clock from a ping's round trip", () => {

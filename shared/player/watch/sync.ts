@@ -9,7 +9,7 @@
  * the first alignment (or since the media was loaded afresh) send nothing — a stalled or failing
  * member never pauses or moves the room.
  */
-import { correctionFor, positionAt, ROOM_RATES, type Control, type RoomState } from "../../watch/protocol";
+import { correctionFor, nextSeekLatency, positionAt, ROOM_RATES, seekTarget, type Control, type RoomState } from "../../watch/protocol";
 
 export const SYNC_EVERY_MS = 500;
 /** A seek that is not this module's and lands further than this (s) from the room is the viewer's. */
@@ -18,6 +18,13 @@ const USER_SEEK = 0.5;
 const PAUSED_TOLERANCE = 0.25;
 
 const videoOf = (): HTMLVideoElement | null => document.querySelector<HTMLVideoElement>("video.player-video");
+
+/** Whether `video` holds media at `time` (s). */
+function holds(video: HTMLVideoElement, time: number): boolean {
+  const ranges = video.buffered;
+  for (let i = 0; i < ranges.length; i++) if (time >= ranges.start(i) && time <= ranges.end(i) - 0.5) return true;
+  return false;
+}
 
 export interface SyncHooks {
   /** The server's clock now (ms). */
@@ -40,6 +47,10 @@ export class WatchSync {
   /** Aligned once with the room since this <video> came: the viewer's actions count from then on (before, the player's own start — autoplay, a resumed position — is not the viewer's). */
   private alignedNow = false;
   private element: HTMLVideoElement | null = null;
+  /** How long this member's seeks into media it did not hold took (s): a seek while the room plays aims that far ahead. */
+  private seekLatency = 0;
+  /** When this module's seek into media the member did not hold began (performance.now()), until its `seeked`. */
+  private fetchSeekSince: number | null = null;
 
   private get aligned(): boolean {
     return this.alignedNow;
@@ -86,7 +97,7 @@ export class WatchSync {
     for (const [type, listener] of this.listeners) this.element?.removeEventListener(type, listener);
     this.element = video;
     this.aligned = false;
-    this.ownRate = this.ownSeek = this.ownPlaying = null;
+    this.ownRate = this.ownSeek = this.ownPlaying = this.fetchSeekSince = null;
     for (const [type, listener] of this.listeners) video?.addEventListener(type, listener);
   }
 
@@ -133,8 +144,12 @@ export class WatchSync {
     // Buffering or seeking: wait; the member catches up once it plays again.
     if (video.seeking || video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) return;
     const correction = correctionFor(video.currentTime, room, state.rate);
-    if (correction.kind === "seek") this.seek(video, correction.to);
-    else this.aligned = true;
+    if (correction.kind === "seek") {
+      // Aimed ahead by the time a fetch takes, so the seek does not land behind the room again.
+      const held = holds(video, correction.to);
+      this.fetchSeekSince = held ? null : performance.now();
+      this.seek(video, seekTarget(correction.to, state.rate, this.seekLatency, held, video.duration));
+    } else this.aligned = true;
     this.setRate(video, correction.rate);
   }
 
@@ -155,6 +170,8 @@ export class WatchSync {
     if (!video || !this.state) return;
     if (this.ownSeek !== null && Math.abs(video.currentTime - this.ownSeek) < 0.5) {
       this.ownSeek = null;
+      if (this.fetchSeekSince !== null) this.seekLatency = nextSeekLatency(this.seekLatency, (performance.now() - this.fetchSeekSince) / 1000);
+      this.fetchSeekSince = null;
       return;
     }
     const room = this.roomPosition() ?? 0;
