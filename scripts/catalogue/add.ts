@@ -19,6 +19,7 @@ import { subtitleLines } from "../../shared/stream/subtitles";
 import { convertSubtitles } from "../../shared/stream/subtitle-convert";
 import { orderedLanguages } from "../../shared/stream/subtitle-tracks";
 import { DEFAULT_SUBTITLE_LANGUAGES, isSubtitleLanguage, SUBTITLE_LANGUAGES } from "../../shared/stream/contract";
+import { AAC_SAMPLE_RATE } from "../../shared/stream/ladder";
 import { writeSubtitleTracks, type SubtitleTrack } from "../media/subtitle-tracks";
 import { listObjects } from "../deploy/endpoint";
 import { localMedia } from "../deploy/local-media";
@@ -100,7 +101,7 @@ async function videoFiles(target: string): Promise<string[]> {
   return names.map((n) => path.resolve(target, n));
 }
 
-/** The packer's source for a probed file; a file without sound gets silence. */
+/** The packer's source for a probed file; a file without sound gets silence (stereo at the ladder's AAC rate). */
 function sourceOf(info: MediaInfo, sha256: string): SourceSpec {
   const fps = Math.round(info.video.fps * 1000) / 1000;
   const even = (n: number) => n - (n % 2);
@@ -108,7 +109,7 @@ function sourceOf(info: MediaInfo, sha256: string): SourceSpec {
   if (info.audio) return { ...base, inputs: ["-i", info.file], video: "0:v:0", audio: "0:a:0" };
   return {
     ...base,
-    inputs: ["-i", info.file, "-f", "lavfi", "-t", String(info.duration), "-i", "anullsrc=r=48000:cl=stereo"],
+    inputs: ["-i", info.file, "-f", "lavfi", "-t", String(info.duration), "-i", `anullsrc=r=${AAC_SAMPLE_RATE}:cl=stereo`],
     video: "0:v:0",
     audio: "1:a:0",
   };
