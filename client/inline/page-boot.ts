@@ -38,7 +38,6 @@ import { installEarlyControls } from "./early-controls";
 /** Written in by the server: the entry module(s), and the route's chunks. */
 declare const PAGE_FILES: BootScriptFiles;
 
-installEarlyControls();
 const [scripts, preloads] = PAGE_FILES;
 const flags = window as unknown as Record<string, unknown>;
 const videoFirst = flags[VIDEO_FIRST_FLAG] === true;
@@ -83,17 +82,19 @@ function onEvent(event: Event): void {
   else if (event.type !== "error" || tag === "VIDEO" || (tag === "SOURCE" && !hlsFirst)) start();
 }
 
-if (!videoFirst && !hlsFirst) start();
-else {
-  // Media events do not bubble: the document sees them only while capturing.
+const waitsForTheVideo = videoFirst || hlsFirst;
+// Media events do not bubble: the document sees them only while capturing.
+if (waitsForTheVideo)
   for (const type of [hlsFirst ? EARLY_HLS_EVENT : "playing", "error", "pointerdown", "touchstart", "keydown"])
     document.addEventListener(type, onEvent, { capture: true, passive: true });
-  if (hlsFirst) {
-    addModule(window.__ASSETS__.hlsStart![0]);
-    setTimeout(start, HLS_SCRIPTS_WAIT_MAX_MS);
-  } else {
-    const video = document.querySelector("video");
-    if (video && (video.error || (!video.paused && video.readyState >= 3))) start();
-    else setTimeout(start, SCRIPTS_WAIT_MAX_MS);
-  }
+// The early controls after those listeners: on the document they keep some of a tap's events from React, not from this script.
+installEarlyControls();
+if (!waitsForTheVideo) start();
+else if (hlsFirst) {
+  addModule(window.__ASSETS__.hlsStart![0]);
+  setTimeout(start, HLS_SCRIPTS_WAIT_MAX_MS);
+} else {
+  const video = document.querySelector("video");
+  if (video && (video.error || (!video.paused && video.readyState >= 3))) start();
+  else setTimeout(start, SCRIPTS_WAIT_MAX_MS);
 }
