@@ -25,6 +25,16 @@ import { storedPref } from "../stored-pref";
 /** The element events the server's controls follow (media events do not bubble: captured on the way down). */
 const MEDIA_EVENTS = ["play", "pause", "playing", "timeupdate", "durationchange", "loadedmetadata", "volumechange", "seeked", "emptied"];
 
+/**
+ * The events of a tap or a press with which React, when one reaches it on a part of the page it
+ * has not hydrated yet, hydrates that part at once, in the event's own task (its click, which
+ * the early controls stop, would otherwise find no handler). In the player the early controls
+ * answer the tap themselves: React need not see these there until the player has taken over,
+ * and its hydration goes on in a transition, a few milliseconds at a time. (Hydrating the page in
+ * the tap's task held that tap's next paint 113–313 ms on a 4× slower CPU: docs/performance.md.)
+ */
+const HYDRATING_EVENTS = ["pointerdown", "pointerup", "touchstart", "touchend", "mousedown", "mouseup"];
+
 export function installEarlyControls(): void {
   const decisions: EarlyDecisions = { paused: null, sound: null, seeked: false };
   /** Taps held for the player, and for the page. */
@@ -200,6 +210,13 @@ export function installEarlyControls(): void {
     }
   };
 
+  /** On the document, after the boot script's own listeners there (page-boot.ts): before React's, which are on the document too. */
+  const keepFromReact = (e: Event) => {
+    const target = e.target as Node | null;
+    if (!live && target && box()?.contains(target)) e.stopImmediatePropagation();
+  };
+  for (const type of HYDRATING_EVENTS) document.addEventListener(type, keepFromReact, { capture: true, passive: true });
+
   const listeners: [string, EventListener][] = [
     ["pointerdown", onPointerDown as EventListener],
     ["click", onClick as EventListener],
@@ -226,6 +243,7 @@ export function installEarlyControls(): void {
       live = true;
       clearTimeout(tapTimer);
       for (const [type, listener] of listeners) if (type !== "click") window.removeEventListener(type, listener, true);
+      for (const type of HYDRATING_EVENTS) document.removeEventListener(type, keepFromReact, true);
       replay(forPlayer);
       return decisions;
     },

@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { ENGINE_FLAG } from "../../shared/playback/engine-choice";
 import type { NetworkProfile } from "./measure";
 import { throttledPage, TOUCH_PHONE } from "./page";
+import { TRACE_CATEGORIES } from "./trace";
 
 export interface FirstTapFigures {
   profile: string;
@@ -48,6 +49,28 @@ export interface InpFigures {
   /** p75 of this page's interaction latencies, ms. */
   p75Ms: number | null;
   hydratedMs: number | null;
+  /**
+   * Interactions of SLOW_INTERACTION_MS or more, in the order of the taps: when (from navigation
+   * start), how long, and its three parts as Event Timing splits them — input delay (the main
+   * thread busy before the handlers ran), processing (the handlers), presentation (the handlers'
+   * end → the next frame on screen) — and the event and its target of the longest entry, ms.
+   */
+  slowInteractions: Array<{
+    atMs: number;
+    durationMs: number;
+    inputDelayMs: number;
+    processingMs: number;
+    presentationMs: number;
+    event: string;
+    target: string;
+  }>;
+  /** Long animation frames (≥ 50 ms) that began in the window, with their scripts. */
+  longFrames: LongFrame[];
+}
+
+export interface InpOptions {
+  /** Records a Chromium performance trace of the page (scripts/bench-video/trace.ts) and hands it over as JSON. */
+  onTrace?: (json: string) => void;
 }
 
 /** The play/pause button the server draws (shared/player/PlayerControls.tsx; the early controls drive it before hydration). */
@@ -60,6 +83,8 @@ const INP_TAP_EVERY_MS = 600;
 export const INP_CPU_SLOWDOWN = 4;
 /** Event Timing reports no entry under this (its minimum durationThreshold). */
 const EVENT_THRESHOLD_MS = 16;
+/** Interactions reported one by one (slowInteractions): half the INP target. */
+const SLOW_INTERACTION_MS = 100;
 
 /** In-page: the first presented frame, play/pause events, each touchstart's time, hydration. */
 const INPUT_PROBE = () => {
@@ -89,15 +114,82 @@ const INPUT_PROBE = () => {
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-hydrated"] });
 };
 
+/** One Event Timing entry of an interaction, as the page saw it (times from navigation start, ms). */
+interface EventEntry {
+  id: number;
+  duration: number;
+  name: string;
+  start: number;
+  processingStart: number;
+  processingEnd: number;
+  /** The event's target: its tag, data-act or first class. */
+  target: string;
+}
+
 /** In-page: every Event Timing entry of an interaction (durationThreshold 16, the API's minimum). */
 const EVENT_TIMING_PROBE = () => {
-  const w = window as unknown as { __vt: Array<{ id: number; duration: number; name: string; start: number }> };
+  const w = window as unknown as { __vt: EventEntry[] };
   w.__vt = [];
   new PerformanceObserver((list) => {
     // interactionId: Event Timing level 2 (Chromium), not yet in TypeScript's DOM types.
-    for (const entry of list.getEntries() as Array<PerformanceEventTiming & { interactionId?: number }>)
-      if (entry.interactionId) w.__vt.push({ id: entry.interactionId, duration: entry.duration, name: entry.name, start: entry.startTime });
+    for (const entry of list.getEntries() as Array<PerformanceEventTiming & { interactionId?: number }>) {
+      if (!entry.interactionId) continue;
+      const t = entry.target instanceof Element ? entry.target : null;
+      const target = t
+        ? `${t.tagName.toLowerCase()}${t.getAttribute("data-act") ? `[data-act=${t.getAttribute("data-act")}]` : t.classList[0] ? `.${t.classList[0]}` : ""}`
+        : "—";
+      w.__vt.push({
+        id: entry.interactionId,
+        duration: entry.duration,
+        name: entry.name,
+        start: entry.startTime,
+        processingStart: entry.processingStart,
+        processingEnd: entry.processingEnd,
+        target,
+      });
+    }
   }).observe({ type: "event", durationThreshold: 16, buffered: true } as PerformanceObserverInit);
+};
+
+/** A long animation frame (≥ 50 ms) and the scripts in it, as the page saw it (ms from navigation start). */
+export interface LongFrame {
+  start: number;
+  duration: number;
+  blocking: number;
+  /** When the frame's rendering (rAF, style, layout, paint) started, and its style and layout; 0 when the frame did not render. */
+  renderStart: number;
+  styleAndLayoutStart: number;
+  scripts: Array<{ invoker: string; source: string; start: number; duration: number; forcedStyleAndLayout: number }>;
+}
+
+/** In-page: every long animation frame (PerformanceObserver "long-animation-frame", Chromium's LoAF API). */
+const LONG_FRAME_PROBE = () => {
+  const w = window as unknown as { __lf: LongFrame[] };
+  w.__lf = [];
+  type Script = { invoker: string; sourceURL: string; sourceFunctionName: string; startTime: number; duration: number; forcedStyleAndLayoutDuration: number };
+  type Frame = PerformanceEntry & { blockingDuration: number; renderStart: number; styleAndLayoutStart: number; scripts: Script[] };
+  const short = (url: string) => (url === location.href ? "inline" : url.split("/").pop() || url);
+  try {
+    new PerformanceObserver((list) => {
+      for (const f of list.getEntries() as Frame[])
+        w.__lf.push({
+          start: Math.round(f.startTime),
+          duration: Math.round(f.duration),
+          blocking: Math.round(f.blockingDuration),
+          renderStart: Math.round(f.renderStart),
+          styleAndLayoutStart: Math.round(f.styleAndLayoutStart),
+          scripts: f.scripts.map((s) => ({
+            invoker: s.invoker,
+            source: `${short(s.sourceURL)}${s.sourceFunctionName ? ` ${s.sourceFunctionName}` : ""}`,
+            start: Math.round(s.startTime),
+            duration: Math.round(s.duration),
+            forcedStyleAndLayout: Math.round(s.forcedStyleAndLayoutDuration),
+          })),
+        });
+    }).observe({ type: "long-animation-frame", buffered: true });
+  } catch {
+    // A browser without the API: no long frames reported.
+  }
 };
 
 type Probe = { __vi: { events: Array<[string, number]>; taps: number[] } };
@@ -173,10 +265,17 @@ export function percentile(values: readonly number[], p: number): number | null 
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-export async function measureInp(browser: Browser, url: string, profile: NetworkProfile, throttle: "front" | "cdp"): Promise<InpFigures> {
-  const { context, page, cdp } = await throttledPage(browser, profile, throttle, TOUCH_PHONE, [INPUT_PROBE, EVENT_TIMING_PROBE]);
+export async function measureInp(
+  browser: Browser,
+  url: string,
+  profile: NetworkProfile,
+  throttle: "front" | "cdp",
+  options: InpOptions = {},
+): Promise<InpFigures> {
+  const { context, page, cdp } = await throttledPage(browser, profile, throttle, TOUCH_PHONE, [INPUT_PROBE, EVENT_TIMING_PROBE, LONG_FRAME_PROBE]);
   try {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: INP_CPU_SLOWDOWN });
+    if (options.onTrace) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     // The window is counted on this side: with the page's main thread slowed down, every
     // round trip to it (a performance.now(), a layout box) waits as long as a tap does.
     const navigation = Date.now();
@@ -205,10 +304,25 @@ export async function measureInp(browser: Browser, url: string, profile: Network
     const taps = sentAtMs.length;
     // The last tap's entries are reported once its next frame is presented: two frames and a moment.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 100)))));
-    const entries = await page.evaluate(() => (window as unknown as { __vt: Array<{ id: number; duration: number }> }).__vt);
-    const byInteraction = new Map<number, number>();
-    for (const e of entries) byInteraction.set(e.id, Math.max(byInteraction.get(e.id) ?? 0, e.duration));
-    const measured = [...byInteraction.values()];
+    if (options.onTrace) options.onTrace((await browser.stopTracing()).toString("utf8"));
+    const entries = await page.evaluate(() => (window as unknown as { __vt: EventEntry[] }).__vt);
+    // Each interaction's longest entry (the first of equals: the one that waited for the frame).
+    const byInteraction = new Map<number, EventEntry>();
+    for (const e of entries) if (e.duration > (byInteraction.get(e.id)?.duration ?? -1)) byInteraction.set(e.id, e);
+    const measured = [...byInteraction.values()].map((e) => e.duration);
+    const slowInteractions = [...byInteraction.values()]
+      .filter((e) => e.duration >= SLOW_INTERACTION_MS)
+      .sort((a, b) => a.start - b.start)
+      .map((e) => ({
+        atMs: Math.round(e.start),
+        durationMs: e.duration,
+        inputDelayMs: Math.round(e.processingStart - e.start),
+        processingMs: Math.round(e.processingEnd - e.processingStart),
+        presentationMs: Math.round(e.start + e.duration - e.processingEnd),
+        event: e.name,
+        target: e.target,
+      }));
+    const longFrames = (await page.evaluate(() => (window as unknown as { __lf: LongFrame[] }).__lf)).filter((f) => f.start < INP_WINDOW_MS);
     // Interactions without an entry took under 16 ms.
     const interactionsMs = [...measured, ...Array<number>(Math.max(0, taps - measured.length)).fill(EVENT_THRESHOLD_MS)].sort((a, b) => b - a);
     const inpMs = interactionsMs.length === 0 ? null : interactionsMs[Math.min(interactionsMs.length - 1, Math.floor(interactionsMs.length / 50))];
@@ -222,6 +336,8 @@ export async function measureInp(browser: Browser, url: string, profile: Network
       inpMs,
       p75Ms: percentile(interactionsMs, 75),
       hydratedMs: await eventAt(page, "hydrated").then((ms) => (ms === null ? null : Math.round(ms))),
+      slowInteractions,
+      longFrames,
     };
   } finally {
     await context.close();

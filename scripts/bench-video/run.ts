@@ -33,6 +33,7 @@
  *   npm run bench:video -- --http1               the browser talks HTTP/1.1 to the front
  *   npm run bench:video -- --input-only          only the first tap and INP pages (no playback pages, so no JS count)
  *   npm run bench:video -- --no-input            only the playback pages
+ *   npm run bench:video -- --input-only --trace  also a performance trace of each INP page: its long tasks in the first 3 s (scripts/bench-video/trace.ts)
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -45,6 +46,7 @@ import { register } from "tsx/esm/api";
 import { INP_CPU_SLOWDOWN, measureFirstTap, measureInp, percentile, type FirstTapFigures, type InpFigures } from "./input";
 import { measurePlayback, median, PROFILES, type Engine, type PlaybackFigures, type WaterfallEntry } from "./measure";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../chromium";
+import { printTrace, summarizeTrace } from "./trace";
 
 register();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -63,6 +65,9 @@ const throttle = option("throttle") === "cdp" ? "cdp" : "front";
 const waterfall = process.argv.includes("--waterfall");
 const inputOnly = process.argv.includes("--input-only");
 const withInput = !process.argv.includes("--no-input");
+const trace = process.argv.includes("--trace");
+/** The part of the INP page whose long tasks `--trace` lists (from navigation start), and the shortest it lists. */
+const TRACE_WINDOW_MS = { fromMs: 0, toMs: 3000, minMs: 50 };
 /** The link INP is measured on (issue 31: slow 4G with a 4× CPU slowdown). */
 const INP_PROFILE = "slow 4G";
 
@@ -190,13 +195,34 @@ async function main(): Promise<void> {
           );
           if (profile.name === INP_PROFILE) {
             if (throttle === "front") site.setLink(profile);
-            const inp = await measureInp(browser, `${site.baseURL}/video/video_001`, profile, throttle);
+            const pageUrl = `${site.baseURL}/video/video_001`;
+            const traced: { json?: string } = {};
+            const inp = await measureInp(browser, pageUrl, profile, throttle, trace ? { onTrace: (json) => (traced.json = json) } : {});
             site.setLink(null);
             inps.push(inp);
             console.log(
               `${profile.name.padEnd(8)} run ${run} INP         ${inp.inpMs ?? "—"} ms (${inp.taps} taps in 10 s at ${inp.sentAtMs.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s, controls at ${fmtMs(inp.controlsAtMs)}, ${inp.cpuSlowdown}× CPU; p75 ${inp.p75Ms ?? "—"} ms; ` +
                 `latencies ${inp.interactionsMs.join(", ")} ms), hydrated ${fmtMs(inp.hydratedMs)}`,
             );
+            for (const slow of inp.slowInteractions)
+              console.log(
+                `    slow interaction at ${slow.atMs} ms: ${slow.durationMs} ms = input delay ${slow.inputDelayMs} + processing ${slow.processingMs} + presentation ${slow.presentationMs} (${slow.event} on ${slow.target})`,
+              );
+            for (const frame of inp.longFrames.filter((f) => f.start < TRACE_WINDOW_MS.toMs))
+              console.log(
+                `    long frame at ${frame.start} ms: ${frame.duration} ms (blocking ${frame.blocking}, render at ${frame.renderStart || "—"}, style/layout at ${frame.styleAndLayoutStart || "—"}): ` +
+                  (frame.scripts
+                    .map(
+                      (x) => `${x.invoker} [${x.source}] ${x.duration} ms${x.forcedStyleAndLayout ? ` (forced style/layout ${x.forcedStyleAndLayout})` : ""}`,
+                    )
+                    .join("; ") || "no script"),
+              );
+            if (traced.json !== undefined) {
+              fs.mkdirSync(path.join(root, "bench-results"), { recursive: true });
+              const file = path.join(root, "bench-results", `trace-inp-${new Date().toISOString().replace(/[:.]/g, "-")}-run${run}.json`);
+              fs.writeFileSync(file, traced.json);
+              console.log(printTrace(summarizeTrace(traced.json, pageUrl, TRACE_WINDOW_MS), `    trace (${path.relative(root, file)})`));
+            }
           }
         }
         for (const engine of inputOnly ? [] : engines) {
@@ -230,7 +256,8 @@ async function main(): Promise<void> {
   const summary: Array<Record<string, unknown>> = [];
   let failures = 0;
   for (const profile of profiles) {
-    for (const engine of engines) {
+    // `--input-only` measures no playback page: no row, no target.
+    for (const engine of inputOnly ? [] : engines) {
       const set = all.filter((f) => f.profile === profile.name && f.engine === engine);
       const m = {
         firstFrameMs: median(set.map((f) => f.firstFrameMs)),

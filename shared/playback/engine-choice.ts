@@ -104,6 +104,13 @@ export const HLS_SCRIPTS_WAIT_MAX_MS = 10_000;
  */
 export const SCRIPTS_WAIT_MAX_MS = 3000;
 
+/**
+ * How many of the page's files one task of the boot script asks for (client/inline/page-boot.ts).
+ * Each request costs the main thread ~1.5 ms (~6 ms with a phone's 4× slower CPU): the ~32 of
+ * /video in one task held the tap that started them ~200 ms (INP, docs/performance.md).
+ */
+export const MODULE_FILES_PER_TASK = 4;
+
 /** What the page's scripts on a page with a player are (the server's DocumentAssets). */
 export interface PageScripts {
   /** The entry module(s). */

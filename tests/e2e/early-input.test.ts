@@ -101,4 +101,44 @@ describe("the first tap", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  // INP (docs/performance.md): React hydrates the part of the page a pointerdown, touchstart … lands on
+  // at once, in the tap's own task (113–313 ms of a tap on a 4× slower CPU); the early controls answer those taps themselves.
+  it("until the player takes over, a tap's pointer, touch and mouse events in the player do not reach the document's listeners (React's), a tap elsewhere's do", async () => {
+    const context = await browser().newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const { page, errors, release } = await openHeld(context);
+    await waitPlaying(page, 0.3);
+    // Listeners on the document, in both phases, added after the page's inline scripts: where React's go.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __seen: string[] }).__seen = seen;
+      for (const type of ["pointerdown", "pointerup", "touchstart", "touchend", "mousedown", "mouseup"])
+        for (const capture of [true, false])
+          document.addEventListener(type, (e) => seen.push(`${(e.target as Element).closest(".player") ? "player" : "page"} ${type}`), {
+            capture,
+            passive: true,
+          });
+    });
+    const seen = () => page.evaluate(() => [...new Set((window as unknown as { __seen: string[] }).__seen.splice(0))].sort());
+    const tap = async (selector: string) => {
+      const box = await page.locator(selector).first().boundingBox();
+      if (!box) throw new Error(`no box for ${selector}`);
+      await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+    };
+
+    await tap(".player [data-act=play]");
+    expect(await media(page, (v) => v.paused)).toBe(true);
+    expect(await seen()).toEqual([]);
+    await tap(".video-title");
+    expect(await seen()).toEqual(["page mousedown", "page mouseup", "page pointerdown", "page pointerup", "page touchend", "page touchstart"]);
+
+    release();
+    await waitForHydration(page);
+    await page.locator(".player[data-engine]").waitFor();
+    await tap(".player [data-act=play]");
+    await waitPlaying(page);
+    expect(await seen()).toEqual(["player mousedown", "player mouseup", "player pointerdown", "player pointerup", "player touchend", "player touchstart"]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -6,6 +6,7 @@ import {
   HLS_FIRST_FLAG,
   HLS_MIME,
   HLS_SCRIPTS_WAIT_MAX_MS,
+  MODULE_FILES_PER_TASK,
   SCRIPTS_WAIT_MAX_MS,
   VIDEO_FIRST_FLAG,
   type EngineKind,
@@ -32,11 +33,12 @@ interface Added {
   src?: string;
 }
 
-/** A stand-in browser for the inline scripts: what they add to the <head>, their listeners and timers. */
+/** A stand-in browser for the inline scripts: what they add to the <head>, their listeners, timers and animation frames. */
 function browser(
   caps: { nativeHls: boolean; mse: boolean; managed?: boolean; connection?: { downlink?: number; saveData?: boolean } },
   search = "",
   video: { readyState: number; paused: boolean; error: unknown } | null = null,
+  page: typeof PAGE = PAGE,
 ) {
   const added: Added[] = [];
   type Target = { tagName: string; requestVideoFrameCallback?: (fn: () => void) => void };
@@ -55,12 +57,22 @@ function browser(
   };
   const window: Record<string, unknown> = {
     // What the same inline script sets before the boot script (worker/ssr.tsx).
-    __ASSETS__: PAGE,
+    __ASSETS__: page,
     // The early controls' listeners (tests/e2e/early-input.test.ts drives them in Chromium).
     addEventListener: () => {},
     ...(caps.managed ? { ManagedMediaSource: function ManagedMediaSource() {} } : caps.mse ? { MediaSource: function MediaSource() {} } : {}),
   };
-  const setTimeout = (fn: () => void, ms: number) => timers.push({ fn, ms });
+  const setTimeout = (fn: () => void, ms = 0) => timers.push({ fn, ms });
+  /** The callbacks of the next animation frame. */
+  const frames: Array<() => void> = [];
+  const requestAnimationFrame = (fn: () => void) => frames.push(fn);
+  /** Runs the first task queued without a delay (a setTimeout(fn) or setTimeout(fn, 0)); false when there is none. */
+  const task = () => {
+    const i = timers.findIndex((t) => t.ms === 0);
+    if (i < 0) return false;
+    timers.splice(i, 1)[0].fn();
+    return true;
+  };
   /** The observers the script made: what the parser inserts is handed to them with `insert`. */
   const observers: Array<{ callback: (records: Array<{ addedNodes: unknown[] }>) => void; connected: boolean }> = [];
   class FakeMutationObserver {
@@ -78,20 +90,32 @@ function browser(
   }
   const run = (script: string) => {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script is the server's inline <script>, run as the browser runs it
-    (new Function("document", "window", "location", "setTimeout", "navigator", "MutationObserver", script) as (...args: unknown[]) => void)(
-      document,
-      window,
-      { search },
-      setTimeout,
-      { connection: caps.connection },
-      FakeMutationObserver,
-    );
+    const asTheBrowserRunsIt = new Function(
+      "document",
+      "window",
+      "location",
+      "setTimeout",
+      "requestAnimationFrame",
+      "navigator",
+      "MutationObserver",
+      script,
+    ) as (...args: unknown[]) => void;
+    asTheBrowserRunsIt(document, window, { search }, setTimeout, requestAnimationFrame, { connection: caps.connection }, FakeMutationObserver);
   };
   return {
     added,
     window,
     timers,
+    frames,
     observers,
+    task,
+    /** The next animation frame: its callbacks run. */
+    frame: () => frames.splice(0).forEach((fn) => fn()),
+    /** Every frame and undelayed task, until none is left (the timers with a delay stay). */
+    settle: () => {
+      do frames.splice(0).forEach((fn) => fn());
+      while (task() || frames.length > 0);
+    },
     /** The parser inserting `node`: every connected observer gets its record. */
     insert: (node: unknown) => observers.filter((o) => o.connected).forEach((o) => o.callback([{ addedNodes: [node] }])),
     fire: (type: string, tagName = "VIDEO") => listeners.get(type)?.forEach((fn) => fn({ type, target: { tagName } })),
@@ -102,7 +126,7 @@ function browser(
       return frames;
     },
     head: () => run(pageHeadScript(PAGE)),
-    boot: () => run(pageBootScript(PAGE)),
+    boot: () => run(pageBootScript(page)),
   };
 }
 
@@ -171,8 +195,10 @@ describe("the inline scripts that start a player page's JavaScript", () => {
       b.boot();
       expect(b.added).toEqual([]);
       b.fire(event);
+      b.settle();
       expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
       b.fire("playing");
+      b.settle();
       b.timers.forEach((t) => t.fn());
       expect(b.added).toHaveLength(PAGE.preloads.length + 1);
     });
@@ -185,6 +211,9 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     expect(frames).toHaveLength(1);
     expect(b.added).toEqual([]);
     frames[0]();
+    // In a task after that frame's callbacks, not in the frame.
+    expect(b.added).toEqual([]);
+    b.settle();
     expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
   });
 
@@ -277,6 +306,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     b.fire("loadeddata");
     expect(b.added).toEqual(earlyStart);
     b.fire(EARLY_HLS_EVENT);
+    b.settle();
     expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
     b.fire(EARLY_HLS_EVENT);
     b.timers.forEach((t) => t.fn());
@@ -290,6 +320,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
       b.added.length = 0;
       b.boot();
       b.fire(event);
+      b.settle();
       expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
     });
 
@@ -302,6 +333,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     b.fire("error", "IMG");
     expect(b.added).toEqual(earlyStart);
     b.fire("error", "VIDEO");
+    b.settle();
     expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
   });
 
@@ -312,7 +344,40 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     b.boot();
     expect(b.timers.map((t) => t.ms)).toEqual([HLS_SCRIPTS_WAIT_MAX_MS]);
     b.timers[0].fn();
+    b.settle();
     expect(b.added).toEqual([...earlyStart, ...afterEarlyStart]);
+  });
+
+  // INP (docs/performance.md): the ~32 requests of /video in the tap's own task held its next paint ~370 ms on a 4× slower CPU.
+  for (const event of ["pointerdown", "touchstart", "keydown"])
+    it(`on the visitor's first ${event}, asks for the page's files only after the frame that answers it, ${MODULE_FILES_PER_TASK} per task`, () => {
+      const many = { ...PAGE, preloads: Array.from({ length: 10 }, (_, i) => `/assets/chunk-${i}.js`) };
+      const b = browser({ nativeHls: true, mse: true }, "", { readyState: 0, paused: true, error: null }, many);
+      b.head();
+      b.boot();
+      b.fire(event);
+      b.fire("pointerdown");
+      // Nothing in the event's own task, nor in the frame that follows it.
+      expect(b.added).toEqual([]);
+      expect(b.frames).toHaveLength(1);
+      b.frame();
+      expect(b.added).toEqual([]);
+      const perTask: number[] = [];
+      while (b.task()) perTask.push(b.added.length - perTask.reduce((a, n) => a + n, 0));
+      expect(perTask).toEqual([4, 4, 3]);
+      expect(b.added).toEqual([...modulePreloads(many.preloads), ...entry]);
+    });
+
+  it(`once the video's first frame is on screen, asks for at most ${MODULE_FILES_PER_TASK} files per task, the rest in the tasks after`, () => {
+    const many = { ...PAGE, preloads: Array.from({ length: 9 }, (_, i) => `/assets/chunk-${i}.js`) };
+    const b = browser({ nativeHls: true, mse: true }, "", { readyState: 0, paused: true, error: null }, many);
+    b.head();
+    b.boot();
+    b.firePlayingWithFrames()[0]();
+    const perTask: number[] = [];
+    while (b.task()) perTask.push(b.added.length - perTask.reduce((a, n) => a + n, 0));
+    expect(perTask).toEqual([4, 4, 2]);
+    expect(b.added).toEqual([...modulePreloads(many.preloads), ...entry]);
   });
 
   it("names each of the route's chunks once (the boot script is in every player page's HTML)", () => {
