@@ -73,25 +73,32 @@ export async function audioFeed(plan: AudioPlan, track: InputAudioTrack | null, 
 async function copyFeed(track: InputAudioTrack, end: number, targets: readonly AudioTarget[]): Promise<AudioFeed> {
   const config = await track.getDecoderConfig();
   const packets = new EncodedPacketSink(track).packets()[Symbol.asyncIterator]();
-  let done = false;
   let first = true;
-  let time = -Infinity;
-  const upTo = async (t: number) => {
-    while (!done && time <= t) {
-      const next = await packets.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
-      const packet = next.value;
-      time = packet.timestamp;
-      if (packet.timestamp + packet.duration > end) continue;
+  const upTo = puller(packets, async (packet) => {
+    if (packet.timestamp + packet.duration <= end) {
       const meta = first && config ? { decoderConfig: config } : undefined;
       first = false;
       await Promise.all(targets.map((x) => x.source.add(packet, meta)));
     }
-  };
+    return packet.timestamp;
+  });
   return { upTo, finish: () => upTo(Infinity), codec: config?.codec ?? AAC_LC_CODEC };
+}
+
+/**
+ * `upTo(t)` for a feed: takes the items of `items` in order, each through `take` (which answers
+ * the item's time), until it has taken one past `t` or none is left.
+ */
+function puller<T>(items: AsyncIterator<T> | Iterator<T>, take: (item: T) => Promise<number>): (t: number) => Promise<void> {
+  let done = false;
+  let time = -Infinity;
+  return async (t) => {
+    while (!done && time <= t) {
+      const next = await items.next();
+      if (next.done) done = true;
+      else time = await take(next.value);
+    }
+  };
 }
 
 /** Silence from 0 to `end` seconds, in one-second samples at the rungs' rate and channels. */
@@ -148,25 +155,15 @@ async function encodeFeed(samples: AsyncIterable<AudioSample> | Iterable<AudioSa
     }
   };
   const iterator = Symbol.asyncIterator in samples ? samples[Symbol.asyncIterator]() : samples[Symbol.iterator]();
-  let done = false;
-  let time = -Infinity;
-  const upTo = async (t: number) => {
-    while (!done && time <= t) {
-      const next = await iterator.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
-      const sample = next.value;
-      time = sample.timestamp;
-      try {
-        if (sample.timestamp < end) await Promise.all(encodes.map((e) => e.source.add(sample)));
-      } finally {
-        sample.close();
-      }
-      for (const e of encodes) await pass(e);
+  const upTo = puller(iterator, async (sample) => {
+    try {
+      if (sample.timestamp < end) await Promise.all(encodes.map((e) => e.source.add(sample)));
+    } finally {
+      sample.close();
     }
-  };
+    for (const e of encodes) await pass(e);
+    return sample.timestamp;
+  });
   const finish = async () => {
     await upTo(Infinity);
     for (const e of encodes) {
