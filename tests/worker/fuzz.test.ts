@@ -11,13 +11,15 @@ const ORIGIN = new URL(BASE).origin;
 /** Raise for a long local hunt; the suite keeps about 280 runs in all (a few seconds). */
 const SCALE = 1;
 /**
- * Each run's answer is awaited at most 30 s: a request that hangs fails the property with its URL
+ * Each run's answer is awaited at most 90 s: a request that hangs fails the property with its URL
  * and the seed (fast-check's report) instead of the whole test timing out without either; no
  * shrinking after a failure, so the report comes before the test's own timeout. (Under the full
- * suite's load `/video/video_001?` once took over 10 s, seed -1167230824: the limit is for hangs,
- * not for slow answers.)
+ * suite's load a video page's answer has taken over 10 s (seed -1167230824, `/video/video_001?`)
+ * and over 30 s (seed -217005290, `/video/video_001/?` with non-BMP characters), while alone the
+ * same URLs answer in 6–60 ms: the other test files' isolates share this runtime's thread. The
+ * limit is for hangs, not for a starved runtime.)
  */
-const RUN_LIMITS = { timeout: 30_000, endOnFailure: true } as const;
+const RUN_LIMITS = { timeout: 90_000, endOnFailure: true } as const;
 
 // ---- generators ----------------------------------------------------------------------------
 
@@ -189,7 +191,7 @@ describe("fuzzing the worker with random URLs", () => {
       // The fixed examples above reached real answers (not only not-found pages).
       expect(statuses.get(200) ?? 0, JSON.stringify([...statuses])).toBeGreaterThanOrEqual(4);
     },
-    120_000 * SCALE,
+    240_000 * SCALE,
   );
 
   it(
@@ -229,7 +231,7 @@ describe("fuzzing the worker with random URLs", () => {
         { numRuns: 70 * SCALE, ...RUN_LIMITS },
       );
     },
-    120_000 * SCALE,
+    240_000 * SCALE,
   );
 
   it(
@@ -268,7 +270,7 @@ describe("fuzzing the worker with random URLs", () => {
         { numRuns: 60 * SCALE, ...RUN_LIMITS },
       );
     },
-    120_000 * SCALE,
+    240_000 * SCALE,
   );
 
   it("the classic traversal and open-redirect probes", async () => {
