@@ -9,12 +9,12 @@ export interface Level {
   url: string;
 }
 
-/** The short name of a height: 1080P, 720P … */
 /** Renditions from the lowest up (by height, then bandwidth). */
 export function sortedLevels(levels: Level[]): Level[] {
   return [...levels].sort((a, b) => a.height - b.height || a.bandwidth - b.bandwidth);
 }
 
+/** The short name of a height: 1080P, 720P … */
 export function heightLabel(height: number): string {
   return `${height}P`;
 }
@@ -54,6 +54,22 @@ export function levelForChoice(levels: readonly Level[], choice: QualityChoice):
   let best: Level | null = null;
   for (const level of levels) if (level.height <= choice) best = level;
   return best ?? levels[0];
+}
+
+/** The share of the browser's link estimate a rendition's peak bitrate may take in levelForLink. */
+export const LINK_SHARE = 0.7;
+
+/**
+ * The rendition that fits a link of `downlinkMbps` (the browser's own estimate, Mbit/s): the
+ * highest whose peak bitrate is at most LINK_SHARE of it, else the lowest. Null where automatic is
+ * right as it is: no estimate, no levels, or the highest rendition fits.
+ */
+export function levelForLink(levels: readonly Level[], downlinkMbps: number | undefined): Level | null {
+  if (levels.length === 0 || typeof downlinkMbps !== "number" || !(downlinkMbps > 0)) return null;
+  const budget = downlinkMbps * 1_000_000 * LINK_SHARE;
+  const byRate = [...levels].sort((a, b) => a.bandwidth - b.bandwidth);
+  const best = byRate.filter((l) => l.bandwidth <= budget).pop() ?? byRate[0];
+  return best === byRate[byRate.length - 1] ? null : best;
 }
 
 /** The rendition nearest to a decoded picture height (what native playback reports as videoHeight). */

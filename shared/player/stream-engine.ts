@@ -2,7 +2,9 @@ import type { QualityChoice } from "../library";
 import type { EngineKind } from "../playback/engine-choice";
 import { loadHls } from "./load-hls";
 import type { EngineEvents, HlsPlayback } from "./hls-playback";
-import { levelForChoice, nearestHeight, sortedLevels, type Level } from "../playback/quality";
+import { levelForChoice, levelForLink, nearestHeight, sortedLevels, type Level } from "../playback/quality";
+import { inRoom, ROOM_ROLE } from "./watch/in-room";
+import { browserConnection } from "./page-engine";
 
 export type { EngineEvents } from "./hls-playback";
 
@@ -56,18 +58,33 @@ export interface ResumePoint {
   play: boolean;
 }
 
+/**
+ * The rendition native HLS plays for a choice: the chosen one; for automatic, the master playlist
+ * (the browser's own switching), except in a 一起看 room, where it is the one that fits the
+ * browser's link estimate: Chromium's own HLS goes back to a high rendition after each seek and
+ * stalls for seconds on a slow link, and a room's members seek whenever one of them does
+ * (docs/decisions/0100-watch-rooms.md).
+ */
+function nativeLevel(levels: readonly Level[], choice: QualityChoice): Level | null {
+  if (choice !== "auto") return levelForChoice(levels, choice);
+  return inRoom() ? levelForLink(levels, browserConnection()?.downlink) : null;
+}
+
 /** Native HLS: the element already has the master playlist as its <source>, unless `resume` asks for another line. */
 function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents, resume: ResumePoint | null): StreamEngine {
   let levels: Level[] = [];
   let destroyed = false;
   const report = () => events.onHeight(nearestHeight(levels, video.videoHeight));
   const apply = (c: QualityChoice) => {
-    const level = levelForChoice(levels, c);
+    const level = nativeLevel(levels, c);
     const target = level ? level.url : master;
     if (sitePath(new URL(video.currentSrc || master, location.href)) === sitePath(new URL(target, location.href))) return;
     switchSource(video, target);
   };
   video.addEventListener("resize", report);
+  // Entering or leaving a 一起看 room changes what automatic plays.
+  const roomChanged = () => levels.length > 0 && apply(choice);
+  document.addEventListener(ROOM_ROLE, roomChanged);
   // Another line from a position: the media fragment (#t=) lets the browser's player start loading
   // there, instead of loading the first segment, then seeking (docs/decisions/0101-native-line-failover.md).
   if (resume) loadAt(video, resume.time > 0 ? `${master}#t=${resume.time.toFixed(3)}` : master, resume);
@@ -77,7 +94,7 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
       if (destroyed) return;
       levels = l;
       events.onLevels(levels);
-      if (choice !== "auto") apply(choice);
+      if (nativeLevel(levels, choice)) apply(choice);
       report();
     })
     .catch((error: unknown) => events.onFatal(String(error)));
@@ -90,6 +107,7 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
     destroy: () => {
       destroyed = true;
       video.removeEventListener("resize", report);
+      document.removeEventListener(ROOM_ROLE, roomChanged);
     },
   };
 }

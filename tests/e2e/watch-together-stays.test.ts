@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserForFile, open, pathname } from "./browser";
 import { newVisitor, signUpViaApi } from "./visitors";
-import { isPaused, joinAs, membersOf, openRoom, roomOf, synced, timeOf, video } from "./watch-room";
+import { isPaused, joinAs, membersOf, openRoom, panel, roomOf, synced, timeOf, video } from "./watch-room";
 
 /**
  * A 一起看 member never leaves the room by itself (issue 33): a member whose 线路 all fail stays
@@ -175,6 +175,34 @@ describe("一起看: a member stays in the room", () => {
     for (const page of [host, guest]) await expect.poll(() => pathname(page), { timeout: 20_000 }).toBe(`/video/${OUTRO_SERIES}/3`);
     for (const page of [host, guest]) expect(roomOf(page)).toBe(code);
     expect(await guest.evaluate(() => (window as unknown as { __countdown?: boolean }).__countdown ?? false)).toBe(false);
+    await close();
+  });
+
+  it("a member on the browser's own HLS and a slow link plays the rendition that fits it in the room, and 自动 again after 离开", async () => {
+    // The guest's browser estimates its link at 0.6 Mbit/s (navigator.connection, as Chromium's
+    // network-quality estimator would say): its page plays HLS natively, not with hls.js.
+    const { host, guest, close } = await roomOfTwo(`/video/${FILM}`, (context) =>
+      context.addInitScript(() => {
+        Object.defineProperty(Navigator.prototype, "connection", {
+          get: () => ({ downlink: 0.6, saveData: false, effectiveType: "3g", addEventListener() {}, removeEventListener() {} }),
+        });
+      }),
+    );
+    const source = () => video(guest).evaluate((v: HTMLVideoElement) => new URL(v.currentSrc).pathname);
+    await joinAs(guest, "路人己");
+    expect(await guest.getAttribute(".player", "data-engine")).toBe("native");
+    // The e2e ladder's peaks (about 270P 0.22, 360P 0.39, 720P 0.77 Mbit/s): 0.7 of 0.6 Mbit/s leaves 0.42, so 360P.
+    const master = await (await guest.request.get(new URL("master.m3u8", new URL(await source(), guest.url())).href)).text();
+    const peaks = new Map([...master.matchAll(/BANDWIDTH=(\d+),.*RESOLUTION=\d+x(\d+)/g)].map(([, rate, height]) => [Number(height), Number(rate)]));
+    expect(peaks.get(360)).toBeLessThanOrEqual(420_000);
+    expect(peaks.get(720)).toBeGreaterThan(420_000);
+    await expect.poll(source, { timeout: 10_000 }).toMatch(/\/stream\/\d+\/360p\.m3u8$/);
+    // Still in step with the room after the switch: the host seeks, the guest follows there.
+    await seekPausedRoom(host, 5, guest);
+    // Out of the room, 自动 is the browser's own choice again: the master playlist, from where the guest stood.
+    await panel(guest).getByRole("button", { name: "离开" }).click();
+    await expect.poll(source, { timeout: 10_000 }).toMatch(/\/stream\/\d+\/master\.m3u8$/);
+    await expect.poll(() => timeOf(guest), { timeout: 10_000 }).toBeGreaterThan(4.5);
     await close();
   });
 });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { chooseEngine, FAST_LINK_MBPS, isFastLink } from "../../shared/playback/engine-choice";
-import { autoLabel, choiceLabel, levelForChoice, levelLabel, nearestHeight, qualityName, type Level } from "../../shared/playback/quality";
+import {
+  autoLabel,
+  choiceLabel,
+  levelForChoice,
+  levelForLink,
+  levelLabel,
+  LINK_SHARE,
+  nearestHeight,
+  qualityName,
+  type Level,
+} from "../../shared/playback/quality";
 
 const level = (height: number, bandwidth: number): Level => ({ height, bandwidth, url: `/stream/1/${height}p.m3u8` });
 const LADDER = [level(270, 420_000), level(360, 850_000), level(720, 2_600_000), level(1080, 5_300_000)];
@@ -24,6 +34,26 @@ describe("清晰度 labels (the names Chinese video sites use)", () => {
     expect(autoLabel(720)).toBe("自动(720P)");
     expect(choiceLabel("auto")).toBe("自动");
     expect(choiceLabel(360)).toBe("360P");
+  });
+});
+
+describe("levelForLink (a room member on the browser's own HLS)", () => {
+  it("plays the highest rendition whose peak takes at most LINK_SHARE of the link", () => {
+    // Slow 4G as Chromium estimates it: 1.6 Mbit/s leaves 1.12 for the video — 360P (0.85), not 720P (2.6).
+    expect(levelForLink(LADDER, 1.6)?.height).toBe(360);
+    expect(levelForLink(LADDER, 2_600_000 / LINK_SHARE / 1e6)?.height).toBe(720);
+    expect(levelForLink(LADDER, 2_599_000 / LINK_SHARE / 1e6)?.height).toBe(360);
+  });
+
+  it("falls back to the lowest rendition on a link slower than all of them", () => {
+    expect(levelForLink(LADDER, 0.3)?.height).toBe(270);
+  });
+
+  it("leaves automatic alone where the top rendition fits, or there is no estimate or no ladder", () => {
+    expect(levelForLink(LADDER, 10)).toBeNull();
+    expect(levelForLink(LADDER, undefined)).toBeNull();
+    expect(levelForLink(LADDER, 0)).toBeNull();
+    expect(levelForLink([], 1.6)).toBeNull();
   });
 });
 

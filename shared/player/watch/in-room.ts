@@ -14,8 +14,10 @@ export const ROOM_NEXT = "roomnext";
 
 /**
  * Whether this viewer is a guest of the room they are in: WatchParty.tsx sets `data-room-guest` on
- * <html> and sends ROOM_ROLE on `document` when that changes. Only the host's end moves the room
- * on, so a guest's player offers no 即将播放下一集 countdown.
+ * <html>. Only the host's end moves the room on, so a guest's player offers no 即将播放下一集
+ * countdown. WatchParty.tsx sends ROOM_ROLE on `document` when the viewer's role changes and when
+ * the page enters or leaves a room (what the browser's own HLS plays for 自动 depends on it:
+ * stream-engine.ts).
  */
 export const ROOM_ROLE = "roomrole";
 
