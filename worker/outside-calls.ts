@@ -5,7 +5,8 @@
  * upload's parts too) and Durable Object stubs (`fetch` and every RPC method) answer within their
  * deadline or throw a DeadlineError, which worker/fault-answers.ts turns into a 503 with
  * Retry-After. The account service and the mail API take an AbortSignal of their own
- * (worker/auth/service-fetch.ts, worker/mail/index.ts).
+ * (worker/auth/service-fetch.ts, worker/mail/index.ts). The edge cache (the Workers Cache API) is
+ * wrapped where it is opened (worker/http/edge-cache.ts): a lookup past its deadline is a miss.
  *
  * The wrapped call is not cancelled (D1, R2 and stubs take no signal): the request stops waiting.
  */
@@ -127,6 +128,15 @@ export function guardedR2(bucket: R2Bucket, ms: number): R2Bucket {
     (name) => (R2_WRITES.has(name) ? Math.max(ms, R2_WRITE_TIMEOUT_MS) : ms),
     (name, value) => (name === "createMultipartUpload" || name === "resumeMultipartUpload" ? guardedMultipart(value as R2MultipartUpload, ms) : value),
   );
+}
+
+/**
+ * The edge cache with a deadline on every call: `match` and `delete` within `ms`, `put` (it reads
+ * the answer's body as it streams) within R2_WRITE_TIMEOUT_MS. The callers treat a failed lookup
+ * as a miss and a failed store as not stored.
+ */
+export function guardedCache(cache: Cache, ms: number): Cache {
+  return deadlineProxy(cache, "edge cache", (name) => (name === "put" ? Math.max(ms, R2_WRITE_TIMEOUT_MS) : ms));
 }
 
 /** A Durable Object namespace whose stubs answer `fetch` and every RPC method within `ms`. */

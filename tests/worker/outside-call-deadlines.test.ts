@@ -80,4 +80,21 @@ describe("a dependency that never answers", () => {
     expect(page.res.status).toBe(200);
     expect(page.text).toContain("<video");
   });
+
+  it("the edge cache: a lookup that never answers is a miss — pages, answers and media are made from storage", async () => {
+    // Every cache of the runtime (the prototype's methods): lookups and deletes hang. (A store in the
+    // background has the long deadline of a write; callWith waits for the background work.)
+    const cacheMethods = Object.getPrototypeOf((caches as unknown as { default: Cache }).default) as Cache;
+    vi.spyOn(cacheMethods, "match").mockImplementation(never);
+    vi.spyOn(cacheMethods, "delete").mockImplementation(never);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    await env.MEDIA.put("1.webp", new Uint8Array(32), { httpMetadata: { contentType: "image/webp" } });
+    for (const path of ["/video/video_002", "/category/all", "/api/danmaku/video_002", "/1.webp"]) {
+      const { res } = await callWith(FAST, "GET", path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("X-Cache"), path).toBe("MISS");
+    }
+    expect(vi.mocked(cacheMethods.match)).toHaveBeenCalled();
+    expect(errors).toHaveBeenCalledWith(expect.stringMatching(/cache/), expect.objectContaining({ name: "DeadlineError" }));
+  });
 });

@@ -10,15 +10,20 @@
  */
 import type { AppContext } from "../app-env";
 import { configOf } from "../config";
+import { guardedCache, STORAGE_TIMEOUT_MS } from "../outside-calls";
 
-/** The default edge cache, or null where the runtime has none. */
-export function defaultEdgeCache(): Cache | null {
-  return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
+/**
+ * The default edge cache under deadlines (worker/outside-calls.ts: a lookup that does not answer
+ * within `ms` is a miss), or null where the runtime has none.
+ */
+export function defaultEdgeCache(ms: number = STORAGE_TIMEOUT_MS): Cache | null {
+  return typeof caches !== "undefined" && "default" in caches ? guardedCache((caches as unknown as { default: Cache }).default, ms) : null;
 }
 
 /** The edge cache for media and stream files: `caches.default`, or null when `MEDIA_CACHE` is "off". */
 export function mediaEdgeCache(env: Env): Cache | null {
-  return configOf(env).MEDIA_CACHE === "off" ? null : defaultEdgeCache();
+  const config = configOf(env);
+  return config.MEDIA_CACHE === "off" ? null : defaultEdgeCache(config.STORAGE_TIMEOUT_MS);
 }
 
 /**
@@ -26,7 +31,8 @@ export function mediaEdgeCache(env: Env): Cache | null {
  * is "off" (tests that count queries, local debugging).
  */
 export function answerCache(env: Env): Cache | null {
-  return configOf(env).PAGE_CACHE === "off" ? null : defaultEdgeCache();
+  const config = configOf(env);
+  return config.PAGE_CACHE === "off" ? null : defaultEdgeCache(config.STORAGE_TIMEOUT_MS);
 }
 
 /**
