@@ -19,6 +19,7 @@ import { installLinkNavigation } from "./link-navigation";
 import { installPrefetch } from "./prefetch";
 import { fetchRanking } from "./ranking-client";
 import "./styles.css";
+import { yieldToMain } from "./yield-to-main";
 
 installCoverFallback(document);
 installCardMenu(document);
@@ -43,6 +44,9 @@ const routes = createRoutes({
 installPrefetch(document, (pathname) => isDataPageIn(routes, pathname));
 // The page's own lazy chunk (preloaded by the worker) must be there before hydrating.
 await loadLazyMatches(matchRoutes(routes, window.location));
+// The start after it comes in three tasks, not one (the router; the syncs; hydration): a tap that
+// arrives meanwhile waits for one of them only (INP, docs/decisions/0017-early-input.md).
+await yieldToMain();
 const router = createBrowserRouter(routes, window.__routerHydrationData);
 installLinkNavigation(document, (to, { replace }) => void router.navigate(to, { replace }));
 
@@ -53,8 +57,10 @@ account.onAuthStateChange((event) => {
     if (event === "SIGNED_OUT" && location.pathname === "/profile") void router.navigate("/", { replace: true });
   }
 });
+await yieldToMain();
 startLibrarySync(account);
 startListsSync(account);
+await yieldToMain();
 
 // Hydrating in a transition lets React yield to the browser every few milliseconds instead of
 // blocking the main thread for the whole page (input stays responsive; Lighthouse's TBT drops).
