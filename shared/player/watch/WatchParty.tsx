@@ -141,6 +141,7 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
       send: (control) => connection.send(control),
       blocked: setBlocked,
       synced: setSynced,
+      pageEpisode: () => episodeRef.current,
     });
     const onMessage = (message: ServerMessage) => {
       switch (message.type) {
@@ -205,6 +206,7 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
   // The viewer picked another episode on the page: the room follows (or, host-only, sends it back).
   useEffect(() => {
     episodeRef.current = episode;
+    syncRef.current?.pageChanged();
     if (!code) return;
     markRoom(code);
     if (episode === followingRef.current) return;

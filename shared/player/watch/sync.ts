@@ -34,6 +34,13 @@ export interface SyncHooks {
   blocked(blocked: boolean): void;
   /** Whether the player is in step with the room (after the first alignment of each state). */
   synced(synced: boolean): void;
+  /**
+   * The episode the page shows. While it is not the room's (a navigation to the room's episode,
+   * or the viewer's pick before the room has it), the page's <video> is not the room's: the sync
+   * lets go of it, so the old episode is neither aligned nor heard (its pause as the page changes
+   * is not the viewer's), and takes the new page's <video> afresh.
+   */
+  pageEpisode(): number;
 }
 
 export class WatchSync {
@@ -86,6 +93,11 @@ export class WatchSync {
     this.step();
   }
 
+  /** The page now shows another episode: aligns at once instead of at the next tick. */
+  pageChanged(): void {
+    this.step();
+  }
+
   /** A gesture's retry of a refused play(). */
   playNow(): void {
     const video = videoOf();
@@ -125,9 +137,10 @@ export class WatchSync {
 
   /** One step of alignment: play state, rate, position. */
   private step(): void {
+    const state = this.state;
+    if (state && state.episode !== this.hooks.pageEpisode()) return this.bind(null);
     const video = videoOf();
     this.bind(video);
-    const state = this.state;
     if (!video || !state || video.readyState < HTMLMediaElement.HAVE_METADATA) return;
     const room = Math.min(positionAt(state, this.hooks.serverNow()), Number.isFinite(video.duration) ? video.duration : Infinity);
     if (!state.playing) {
