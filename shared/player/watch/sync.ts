@@ -10,12 +10,16 @@
  * member never pauses or moves the room.
  */
 import { correctionFor, nextSeekLatency, positionAt, ROOM_RATES, seekTarget, type Control, type RoomState } from "../../watch/protocol";
+import type { ROOM_SEEK } from "./in-room";
 
 export const SYNC_EVERY_MS = 500;
 /** A seek that is not this module's and lands further than this (s) from the room is the viewer's. */
 const USER_SEEK = 0.5;
 /** While paused, a gap above this (s) is closed by a seek. */
 const PAUSED_TOLERANCE = 0.25;
+
+/** The <video>'s mark of this module's own seek (in-room.ts): the same literal, checked by its type — a value import would make in-room.ts a chunk of its own. */
+const ROOM_SEEK_KEY: typeof ROOM_SEEK = "roomSeek";
 
 const videoOf = (): HTMLVideoElement | null => document.querySelector<HTMLVideoElement>("video.player-video");
 
@@ -73,9 +77,17 @@ export class WatchSync {
     ["seeked", () => this.onSeeked()],
     ["ratechange", () => this.onRate()],
     ["loadedmetadata", () => this.step()],
-    // The media is loaded afresh (a 线路 or engine fallback, 重试 after a failure): what the player
-    // does while it comes back (its resume seek, its start) is not the viewer's; it aligns anew.
-    ["emptied", () => (this.aligned = false)],
+    // The media is loaded afresh (a 线路 or engine fallback, 重试 after a failure, a switch of
+    // rendition): what the player does while it comes back (its resume seek, its start) is not the
+    // viewer's; it aligns anew. A seek of this module under way is moot (its `seeked` never comes).
+    [
+      "emptied",
+      () => {
+        this.aligned = false;
+        this.ownSeek = this.fetchSeekSince = null;
+        if (this.element) delete this.element.dataset[ROOM_SEEK_KEY];
+      },
+    ],
   ];
 
   constructor(private readonly hooks: SyncHooks) {
@@ -132,6 +144,7 @@ export class WatchSync {
 
   private seek(video: HTMLVideoElement, to: number): void {
     this.ownSeek = to;
+    video.dataset[ROOM_SEEK_KEY] = "1";
     video.currentTime = to;
   }
 
@@ -181,6 +194,7 @@ export class WatchSync {
   private onSeeked(): void {
     const video = this.element;
     if (!video || !this.state) return;
+    delete video.dataset[ROOM_SEEK_KEY];
     if (this.ownSeek !== null && Math.abs(video.currentTime - this.ownSeek) < 0.5) {
       this.ownSeek = null;
       if (this.fetchSeekSince !== null) this.seekLatency = nextSeekLatency(this.seekLatency, (performance.now() - this.fetchSeekSince) / 1000);
