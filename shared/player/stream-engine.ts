@@ -3,7 +3,7 @@ import type { EngineKind } from "../playback/engine-choice";
 import { loadHls } from "./load-hls";
 import type { EngineEvents, HlsPlayback } from "./hls-playback";
 import { levelForChoice, levelForLink, nearestHeight, sortedLevels, type Level } from "../playback/quality";
-import { inRoom, isRoomSeek, ROOM_ROLE } from "./watch/in-room";
+import { inRoom, ROOM_ROLE } from "./watch/in-room";
 import { browserConnection } from "./page-engine";
 
 export type { EngineEvents } from "./hls-playback";
@@ -70,12 +70,6 @@ function nativeLevel(levels: readonly Level[], choice: QualityChoice): Level | n
   return inRoom() ? levelForLink(levels, browserConnection()?.downlink) : null;
 }
 
-/**
- * How long, in a room, the switch to the rendition that fits the link waits for the room's next
- * seek: a joining member's first alignment seeks at once, and a switch before it would load twice.
- */
-export const ROOM_SWITCH_WAIT_MS = 5000;
-
 /** Native HLS: the element already has the master playlist as its <source>, unless `resume` asks for another line. */
 function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents, resume: ResumePoint | null): StreamEngine {
   let levels: Level[] = [];
@@ -88,36 +82,9 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
     switchSource(video, target);
   };
   video.addEventListener("resize", report);
-  // 自动 in a room: the switch to the rendition that fits the link is a reload. It waits for the
-  // room's next seek of its own (a joining member's first alignment: in-room.ts ROOM_SEEK) and
-  // loads at its target (a media fragment), or ROOM_SWITCH_WAIT_MS.
-  let roomWait: ReturnType<typeof setTimeout> | null = null;
-  const stopWaiting = () => {
-    if (roomWait !== null) clearTimeout(roomWait);
-    roomWait = null;
-    video.removeEventListener("seeking", switchAtSeek);
-  };
-  const switchAtSeek = () => {
-    // A viewer's seek is theirs to send to the room (its `seeked`): only the room's own seeks load here.
-    if (!isRoomSeek(video)) return;
-    stopWaiting();
-    const level = nativeLevel(levels, choice);
-    if (!level || sitePath(new URL(video.currentSrc || master, location.href)) === sitePath(new URL(level.url, location.href))) return;
-    const at = video.currentTime;
-    loadAt(video, at > 0 ? `${level.url}#t=${at.toFixed(3)}` : level.url, { time: at, play: !video.paused });
-  };
-  const fitRoom = () => {
-    stopWaiting();
-    if (levels.length === 0) return;
-    if (choice !== "auto" || !inRoom()) return apply(choice);
-    video.addEventListener("seeking", switchAtSeek);
-    roomWait = setTimeout(() => {
-      stopWaiting();
-      apply(choice);
-    }, ROOM_SWITCH_WAIT_MS);
-  };
   // Entering or leaving a 一起看 room changes what automatic plays.
-  document.addEventListener(ROOM_ROLE, fitRoom);
+  const roomChanged = () => levels.length > 0 && apply(choice);
+  document.addEventListener(ROOM_ROLE, roomChanged);
   // Another line from a position: the media fragment (#t=) lets the browser's player start loading
   // there, instead of loading the first segment, then seeking (docs/decisions/0101-native-line-failover.md).
   if (resume) loadAt(video, resume.time > 0 ? `${master}#t=${resume.time.toFixed(3)}` : master, resume);
@@ -127,22 +94,20 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
       if (destroyed) return;
       levels = l;
       events.onLevels(levels);
-      if (nativeLevel(levels, choice)) fitRoom();
+      if (nativeLevel(levels, choice)) apply(choice);
       report();
     })
     .catch((error: unknown) => events.onFatal(String(error)));
   return {
     kind: "native",
     setQuality: (c) => {
-      stopWaiting();
       choice = c;
       apply(c);
     },
     destroy: () => {
       destroyed = true;
-      stopWaiting();
       video.removeEventListener("resize", report);
-      document.removeEventListener(ROOM_ROLE, fitRoom);
+      document.removeEventListener(ROOM_ROLE, roomChanged);
     },
   };
 }

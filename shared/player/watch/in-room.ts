@@ -30,13 +30,3 @@ function subscribeRoomGuest(listener: () => void): () => void {
 
 /** Whether this viewer is a guest of the 一起看 room the page is in (false on the server). */
 export const useRoomGuest = (): boolean => useSyncExternalStore(subscribeRoomGuest, isRoomGuest, () => false);
-
-/**
- * Set on the <video> as `data-room-seek` by the room's sync (WatchParty's chunk) while a seek of
- * its own is under way — an alignment, not the viewer's seek. stream-engine.ts loads the room's
- * rendition at such a seek's target instead of seeking, and never at a viewer's seek (whose
- * `seeked` the sync sends to the room).
- */
-export const ROOM_SEEK = "roomSeek";
-
-export const isRoomSeek = (video: HTMLVideoElement): boolean => video.dataset.roomSeek === "1";

@@ -10,16 +10,12 @@
  * member never pauses or moves the room.
  */
 import { correctionFor, nextSeekLatency, positionAt, ROOM_RATES, seekTarget, type Control, type RoomState } from "../../watch/protocol";
-import type { ROOM_SEEK } from "./in-room";
 
 export const SYNC_EVERY_MS = 500;
 /** A seek that is not this module's and lands further than this (s) from the room is the viewer's. */
 const USER_SEEK = 0.5;
 /** While paused, a gap above this (s) is closed by a seek. */
 const PAUSED_TOLERANCE = 0.25;
-
-/** The <video>'s mark of this module's own seek (in-room.ts): the same literal, checked by its type — a value import would make in-room.ts a chunk of its own. */
-const ROOM_SEEK_KEY: typeof ROOM_SEEK = "roomSeek";
 
 const videoOf = (): HTMLVideoElement | null => document.querySelector<HTMLVideoElement>("video.player-video");
 
@@ -85,7 +81,6 @@ export class WatchSync {
       () => {
         this.aligned = false;
         this.ownSeek = this.fetchSeekSince = null;
-        if (this.element) delete this.element.dataset[ROOM_SEEK_KEY];
       },
     ],
   ];
@@ -144,7 +139,6 @@ export class WatchSync {
 
   private seek(video: HTMLVideoElement, to: number): void {
     this.ownSeek = to;
-    video.dataset[ROOM_SEEK_KEY] = "1";
     video.currentTime = to;
   }
 
@@ -194,7 +188,6 @@ export class WatchSync {
   private onSeeked(): void {
     const video = this.element;
     if (!video || !this.state) return;
-    delete video.dataset[ROOM_SEEK_KEY];
     if (this.ownSeek !== null && Math.abs(video.currentTime - this.ownSeek) < 0.5) {
       this.ownSeek = null;
       if (this.fetchSeekSince !== null) this.seekLatency = nextSeekLatency(this.seekLatency, (performance.now() - this.fetchSeekSince) / 1000);
