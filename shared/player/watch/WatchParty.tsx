@@ -70,12 +70,12 @@ function store(key: string, value: string): void {
 /** The page's URL with ?room={code} (or without it), without a navigation; the player hears of it (in-room.ts). */
 function markRoom(code: string | null): void {
   const url = new URL(location.href);
+  const wasInRoom = url.searchParams.has("room");
   if (code) url.searchParams.set("room", code);
   else url.searchParams.delete("room");
   if (url.href === location.href) return;
-  const changed = /[?&]room=/.test(location.search) !== !!code;
   history.replaceState(history.state, "", url);
-  if (changed) document.dispatchEvent(new Event(ROOM_ROLE_EVENT));
+  if (wasInRoom !== !!code) document.dispatchEvent(new Event(ROOM_ROLE_EVENT));
 }
 
 const WIDE = "(min-width: 1001px)";
