@@ -69,6 +69,13 @@ const staticNavigate = (): Promise<void> => Promise.resolve();
 const STREAM_BROKEN_HTML =
   '<div class="not-found" role="alert"><h1 class="not-found-title">页面加载失败</h1><p class="not-found-text">抱歉，页面出现了问题，请刷新页面或稍后重试。</p></div></body></html>';
 
+/**
+ * A page slower than this (ms) to its shell or to its last byte is logged with its stage: a page
+ * renders in tens of milliseconds, so a slow one is a storage call near its deadline or a stream
+ * that stopped (what took the time is in the log line).
+ */
+const SLOW_PAGE_MS = 3_000;
+
 /** The most one read takes from React's stream (a page's HTML is 10–60 KB). */
 const READ_BYTES = 64 * 1024;
 
@@ -82,12 +89,18 @@ const READ_BYTES = 64 * 1024;
  * one piece (a byte stream fills the reader's buffer from its queue), so a page goes out in two
  * or three chunks, each as soon as React has written it (docs/decisions/0056).
  */
-function closedOnError(stream: ReadableStream<Uint8Array>, path: string): ReadableStream<Uint8Array> {
+function closedOnError(stream: ReadableStream<Uint8Array>, path: string, startedAt: number): ReadableStream<Uint8Array> {
   const reader = stream.getReader({ mode: "byob" });
+  let reads = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
+        const readAt = Date.now();
         const { done, value } = await reader.read(new Uint8Array(READ_BYTES));
+        reads++;
+        const now = Date.now();
+        if (now - readAt > SLOW_PAGE_MS || (done && now - startedAt > SLOW_PAGE_MS))
+          console.warn(`SSR slow on ${path}: read ${reads} took ${now - readAt} ms, ${now - startedAt} ms since the request${done ? " (the end)" : ""}`);
         if (done) controller.close();
         else controller.enqueue(value);
       } catch (error) {
@@ -144,6 +157,7 @@ export async function renderWithRoutes(routes: RouteObject[], c: AppContext, roo
   const url = new URL(request.url);
   const path = url.pathname;
   let renderFailed = false;
+  const startedAt = Date.now();
   try {
     const context = await query(routes, request, { root, db: c.env.DB, env: c.env } satisfies ServerLoaderContext);
     if (context instanceof Response) return context; // a loader redirect
@@ -185,6 +199,7 @@ export async function renderWithRoutes(routes: RouteObject[], c: AppContext, roo
         },
       },
     );
+    if (Date.now() - startedAt > SLOW_PAGE_MS) console.warn(`SSR slow on ${path}: the shell after ${Date.now() - startedAt} ms`);
     if (isCrawler(request.headers.get("user-agent"))) await stream.allReady;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
     // Pages that carry an e-mail link's token (declared `html: "private"`) and a signed-in visitor's pages are kept by no cache.
@@ -192,7 +207,10 @@ export async function renderWithRoutes(routes: RouteObject[], c: AppContext, roo
     if (storageFault) headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
     if (root.user) headers.set("Vary", "Cookie");
     if (player?.link) headers.set("Link", player.link);
-    const response = new Response(request.method === "HEAD" ? null : closedOnError(stream, path), { status: storageFault ? 503 : context.statusCode, headers });
+    const response = new Response(request.method === "HEAD" ? null : closedOnError(stream, path, startedAt), {
+      status: storageFault ? 503 : context.statusCode,
+      headers,
+    });
     // A page whose render failed after the shell must not be kept by the edge cache.
     noteRenderOutcome(
       response,

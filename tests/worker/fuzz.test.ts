@@ -124,9 +124,33 @@ interface Outcome {
   location: string | null;
 }
 
+/** A request still open after this (ms) logs how far it got, again at each interval: a hang's report says where it stopped. */
+const STALL_REPORT_MS = 20_000;
+
 async function fetchAndCheck(url: string, init: RequestInit = {}): Promise<Outcome> {
-  const res = await SELF.fetch(url, { redirect: "manual", ...init });
-  const body = init.method === "HEAD" ? "" : await res.text();
+  const startedAt = Date.now();
+  const progress = { headersAfterMs: -1, bodyBytes: 0 };
+  const report = setInterval(
+    () => console.warn(`fuzz: ${url.slice(0, 300)} still open after ${Date.now() - startedAt} ms: ${JSON.stringify(progress)}`),
+    STALL_REPORT_MS,
+  );
+  let res: Response;
+  let body = "";
+  try {
+    res = await SELF.fetch(url, { redirect: "manual", ...init });
+    progress.headersAfterMs = Date.now() - startedAt;
+    if (init.method !== "HEAD" && res.body) {
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        progress.bodyBytes += chunk.value.byteLength;
+        body += decoder.decode(chunk.value, { stream: true });
+      }
+      body += decoder.decode();
+    }
+  } finally {
+    clearInterval(report);
+  }
   const context = `${init.method ?? "GET"} ${url.slice(0, 300)} → ${res.status}`;
   expect(res.status, context).toBeLessThan(500);
   expect(res.status, context).toBeGreaterThanOrEqual(200);
