@@ -32,10 +32,19 @@ export function switchSource(video: HTMLVideoElement, url: string): void {
   loadAt(video, url, { time: video.currentTime, play: !video.paused });
 }
 
-/** Loads `url` into the element and goes on at `at`. */
+/**
+ * Loads `url` into the element and goes on at `at`. A load sets the element's autoplaying flag
+ * again, so the server's <video autoplay> would start a video the viewer had paused by itself once
+ * the new source had enough data (a 投屏 switch found it playing): where it had played and is not
+ * to play on, pause() clears that flag (no event: a loading element already stands paused). An
+ * element that has not played yet (the page's start) keeps its autoplay.
+ */
 export function loadAt(video: HTMLVideoElement, url: string, at: ResumePoint): void {
+  // Read before the load, which empties the played ranges.
+  const pausedByViewer = !at.play && video.played.length > 0;
   video.src = url;
   video.load();
+  if (pausedByViewer) video.pause();
   resumeAt(video, at.time, at.play);
 }
 

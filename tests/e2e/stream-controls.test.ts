@@ -105,6 +105,36 @@ describe("清晰度 menu", () => {
   }
 });
 
+describe("清晰度 while paused", () => {
+  it("native: a paused video stays paused through a switch of rendition (a new source does not start it again)", async () => {
+    const context = await browser().newContext({ viewport: DESKTOP });
+    const { page, log } = await open(context, `${PAGE}?engine=native`);
+    await waitPlaying(page, 1);
+    const at = await media(page, (v) => {
+      v.pause();
+      return v.currentTime;
+    });
+    const playing = await media(page, (v) => v.videoHeight);
+    const height = (await master()).variants.map((v) => v.height).find((h) => h !== playing && h !== START_RENDITION_HEIGHT) as number;
+    await page.locator(".player-quality .player-menu-button").click();
+    await page.click(`.player-quality .player-menu-list button:has-text('${height}P')`);
+    // The chosen rendition loaded to the end of what the element wants before playing (where the
+    // <video autoplay> would have started it by itself), and it stands paused where it was.
+    await page.waitForFunction(
+      ({ sel, path }) => {
+        const v = document.querySelector<HTMLVideoElement>(sel);
+        return !!v && new URL(v.currentSrc).pathname === path && v.readyState === HTMLMediaElement.HAVE_ENOUGH_DATA;
+      },
+      { sel: PLAYER, path: `/stream/${N}/${height}p.m3u8` },
+      { timeout: 20_000 },
+    );
+    expect(await media(page, (v) => v.paused)).toBe(true);
+    expect(await media(page, (v) => v.currentTime)).toBeCloseTo(at, 0);
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe("seek preview", () => {
   it("hovering the progress bar shows the storyboard tile and time of the hovered point", async () => {
     const cues = parseStoryboardVtt(await (await fetch(`${baseURL()}/stream/${N}/storyboard.vtt`)).text());
