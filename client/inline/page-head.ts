@@ -14,10 +14,16 @@
  *   page's modules once the video has a head start (docs/decisions/0058-early-hls-start.md); in
  *   a browser that could play HLS itself (a fast link) it also keeps that browser from loading
  *   the server's HLS <source> (keepNativeOffSource, docs/decisions/0059-engine-by-link.md);
- * - "progressive": it preloads the page's modules now.
+ * - "progressive": it preloads the page's modules now;
+ * - "native" on a page in a 一起看 room (`?room=`): the room, not the page, says where the video
+ *   starts, so the video waits for it: the head script takes the src off the server's <source>
+ *   (keepNativeOffSource) and preloads the page's modules now; the player loads the rendition the
+ *   link carries at the room's position once the room has answered (one load instead of a start
+ *   at 0:00, a switch of rendition and a seek: shared/player/stream-engine.ts, decision 0100).
  */
 import { chooseEngine, ENGINE_FLAG, HLS_FIRST_FLAG, HLS_MIME, VIDEO_FIRST_FLAG, type HeadScriptFiles } from "../../shared/playback/engine-choice";
 import { browserCapabilities } from "../../shared/player/page-engine";
+import { inRoom } from "../../shared/player/watch/in-room";
 import { preload } from "./dom";
 
 /** Written in by the server: the hls.js path's files, and the page's modules. */
@@ -27,7 +33,8 @@ declare const PAGE_FILES: HeadScriptFiles;
  * Where hls.js plays in a browser that could play HLS itself (a fast link, decision 0059): the
  * server's <video> still names the master playlist in a <source> (the server cannot know the
  * link), and the browser would start loading it natively until hls.js takes the element over,
- * its requests sharing the link with hls.js's own. A MutationObserver takes the `src` off that
+ * its requests sharing the link with hls.js's own. (Likewise where the browser's own HLS waits for
+ * a 一起看 room's position.) A MutationObserver takes the `src` off that
  * <source> as the parser inserts it: Chromium starts a media element's resource selection from
  * a task posted when the <source> is inserted, after the microtask that delivers this
  * observer's records, so it finds no source to load. (Attributes are not compared when React
@@ -53,7 +60,10 @@ const flags = window as unknown as Record<string, unknown>;
 const caps = browserCapabilities();
 const engine = chooseEngine(caps, new URLSearchParams(location.search).get("engine"));
 flags[ENGINE_FLAG] = engine;
-if (engine === "native") flags[VIDEO_FIRST_FLAG] = true;
+if (engine === "native" && inRoom()) {
+  keepNativeOffSource();
+  preload(modules);
+} else if (engine === "native") flags[VIDEO_FIRST_FLAG] = true;
 else if (engine === "hlsjs") {
   if (caps.nativeHls) keepNativeOffSource();
   flags[HLS_FIRST_FLAG] = true;

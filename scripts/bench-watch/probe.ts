@@ -32,7 +32,7 @@ export interface ProbeState {
   syncedFrame: { t: number; mediaTime: number } | null;
 }
 
-export const EVENT_TYPES = ["play", "playing", "pause", "seeking", "seeked", "ratechange", "waiting"] as const;
+export const EVENT_TYPES = ["play", "playing", "pause", "seeking", "seeked", "ratechange", "waiting", "emptied", "loadstart", "loadedmetadata"] as const;
 
 /** The probe (serialised into the page: nothing outside the function is in scope there). */
 export const PROBE = (nickname: string) => {
@@ -45,7 +45,7 @@ export const PROBE = (nickname: string) => {
   const w = window as unknown as { __wb: ProbeState };
   w.__wb = { events: [], samples: [], firstFrame: null, syncedFrame: null };
   const videoOf = () => document.querySelector<HTMLVideoElement>("video.player-video");
-  for (const type of ["play", "playing", "pause", "seeking", "seeked", "ratechange", "waiting"]) {
+  for (const type of ["play", "playing", "pause", "seeking", "seeked", "ratechange", "waiting", "emptied", "loadstart", "loadedmetadata"]) {
     document.addEventListener(
       type,
       (e) => {

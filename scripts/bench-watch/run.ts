@@ -38,6 +38,7 @@
  *   npm run bench:watch                                   2 and 10 members
  *   npm run bench:watch -- --members 10 --rounds 3 --drift-seconds 60 --late-joins 1 --episode-changes 2
  *   npm run bench:watch -- --throttle cdp
+ *   npm run bench:watch -- --members 2 --timelines        each join's steps on the console
  *   npm run bench:watch -- --clip-seconds 60 --drift-seconds 30   a quick look (the video bench's 60 s clip)
  */
 import { spawnSync } from "node:child_process";
@@ -50,7 +51,7 @@ import { driftSeries, median, percentile, positionAtTime, type PlayerSample } fr
 import { startLinkProxy, type LinkProxy } from "./link-proxy";
 import { PROBE, type ProbeEvent, type ProbeState } from "./probe";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../chromium";
-import { MAX_SEEK_LEAD } from "../../shared/watch/protocol";
+import { MAX_RATE_NUDGE, MAX_SEEK_LEAD } from "../../shared/watch/protocol";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PORT = Number(process.env.BENCH_WATCH_PORT ?? 8796);
@@ -77,6 +78,8 @@ const driftSeconds = Number(option("drift-seconds") ?? 120);
 const lateJoins = Number(option("late-joins") ?? 3);
 const episodeChanges = Number(option("episode-changes") ?? 4);
 const throttle = option("throttle") === "cdp" ? "cdp" : "proxy";
+/** `--timelines`: each join's steps (media events, requests) on the console too; the JSON always has them. */
+const showTimelines = process.argv.includes("--timelines");
 /** The clip's length: two minutes of drift after the joins, and room for the seeks. */
 const CLIP_SECONDS = Number(option("clip-seconds") ?? 150);
 
@@ -97,11 +100,20 @@ interface Member {
   phone: boolean;
   /** What the member's pages fetched: media segments per rendition, and the paths answered 404. */
   media: MemberMedia;
+  /** The page's stream, script and WebSocket requests since the member's last join (the join's timeline). */
+  fetched: Fetched[];
 }
 
 interface MemberMedia {
   segments: Record<string, number>;
   notFound: string[];
+}
+
+/** A request of the member's page (epoch ms; `end` null while under way), for the join's timeline. */
+interface Fetched {
+  path: string;
+  start: number;
+  end: number | null;
 }
 
 type ActionKind = "pause" | "play" | "seek" | "rate" | "episode";
@@ -124,6 +136,8 @@ interface JoinResult {
   firstFrameMs: number | null;
   /** |member − member 1| at the first synced frame, s. */
   gap: number | null;
+  /** What happened from the link to the synced frame: the media events and the requests, in s since the link was opened. */
+  timeline: string[];
 }
 
 interface DriftResult {
@@ -140,6 +154,8 @@ interface RoomRun {
   load: { min: number; mean: number; max: number; samples: number[] };
   /** Member 1's own `waiting` events in the drift window (a stalled member 1 shows as everyone's drift). */
   hostWaiting: number;
+  /** Each of member 1's stalls in the drift window: when (ms into it), how long, and its steps (joinTimeline). */
+  hostStalls: Array<{ at: number; seconds: number; steps: string[] }>;
   /** Per member, over the whole run. */
   media: Array<{ member: string; phone: boolean } & MemberMedia>;
 }
@@ -182,6 +198,28 @@ async function newMember(browser: Browser, index: number, name: string): Promise
     if (rendition) media.segments[rendition] = (media.segments[rendition] ?? 0) + 1;
     if (response.status() === 404 && media.notFound.length < 20 && !media.notFound.includes(path)) media.notFound.push(path);
   });
+  // The join's timeline: when each playlist, segment, script and the room's socket went and came.
+  const fetched: Fetched[] = [];
+  const pending = new Map<object, Fetched>();
+  page.on("request", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (!/^\/(stream|assets)\/|^\/api\/watch\//.test(path) || fetched.length > 2000) return;
+    const entry = { path, start: Date.now(), end: null };
+    fetched.push(entry);
+    pending.set(request, entry);
+  });
+  const finished = (request: object) => {
+    const entry = pending.get(request);
+    if (entry) entry.end = Date.now();
+    pending.delete(request);
+  };
+  page.on("requestfinished", finished);
+  page.on("requestfailed", finished);
+  page.on("websocket", (socket) => {
+    const entry = { path: `ws ${new URL(socket.url()).pathname}`, start: Date.now(), end: null as number | null };
+    fetched.push(entry);
+    socket.once("framereceived", () => (entry.end = Date.now()));
+  });
   page.on("pageerror", (error) => console.log(`  [${name}] page error: ${error.message}`));
   page.on("console", (message) => {
     if (message.type() === "error") console.log(`  [${name}] console: ${message.text()}`);
@@ -202,7 +240,7 @@ async function newMember(browser: Browser, index: number, name: string): Promise
       downloadThroughput: SLOW_4G.downBps / 8,
       uploadThroughput: SLOW_4G.upBps / 8,
     });
-  return { index, name, context, page, proxy, phone, media };
+  return { index, name, context, page, proxy, phone, media, fetched };
 }
 
 async function closeMember(member: Member): Promise<void> {
@@ -284,6 +322,7 @@ async function openRoom(host: Member, base: string, pathname: string, signUp: bo
 
 /** A member opens the room's short link: join time to the first synced frame. */
 async function join(member: Member, host: Member, base: string, code: string, room: "film" | "series"): Promise<JoinResult> {
+  member.fetched.length = 0;
   const opened = Date.now();
   await member.page.goto(`${base}/w/${code}`, { waitUntil: "commit", timeout: JOIN_TIMEOUT_MS });
   const deadline = opened + JOIN_TIMEOUT_MS;
@@ -308,7 +347,28 @@ async function join(member: Member, host: Member, base: string, code: string, ro
     ms: synced ? Math.round(synced.t - opened) : null,
     firstFrameMs: probe?.firstFrame ? Math.round(probe.firstFrame - opened) : null,
     gap,
+    timeline: joinTimeline(opened, synced?.t ?? Date.now(), probe?.events ?? [], member.fetched),
   };
+}
+
+/**
+ * A join's steps (or a stall's), in order, in s since the link was opened (since `opened`): each media event of the page's
+ * <video> (with its media time) and each request (stream files by name, scripts counted, the
+ * room's socket: its first frame received), up to the synced frame.
+ */
+function joinTimeline(opened: number, until: number, events: ProbeEvent[], fetched: Fetched[]): string[] {
+  const s = (t: number) => ((t - opened) / 1000).toFixed(2);
+  const lines: Array<[number, string]> = [];
+  for (const e of events) if (e.t >= opened && e.t <= until) lines.push([e.t, `${s(e.t)} ${e.type} @${e.ct.toFixed(1)}`]);
+  const scripts = fetched.filter((f) => f.path.startsWith("/assets/") && f.path.endsWith(".js"));
+  if (scripts.length > 0) {
+    const last = Math.max(...scripts.map((f) => f.end ?? until));
+    lines.push([scripts[0].start, `${s(scripts[0].start)}–${s(last)} ${scripts.length} scripts`]);
+  }
+  for (const f of fetched)
+    if (!f.path.startsWith("/assets/") && f.start <= until)
+      lines.push([f.start, `${s(f.start)}–${f.end === null ? "…" : s(f.end)} ${f.path.replace(/^\/stream\/\d+\//, "")}`]);
+  return lines.sort((a, b) => a[0] - b[0]).map(([, line]) => line);
 }
 
 /** Whether `e` is a member's reaction to the action. */
@@ -323,8 +383,8 @@ function reacts(kind: ActionKind, target: number | string, e: ProbeEvent): boole
       // (shared/watch/protocol.ts seekTarget): up to MAX_SEEK_LEAD past the target.
       return e.type === "seeked" && e.ct > Number(target) - 3 && e.ct < Number(target) + 3 + MAX_SEEK_LEAD;
     case "rate":
-      // The member may be in a drift correction (at most ±10 % of the room's rate).
-      return e.type === "ratechange" && Math.abs(e.rate - Number(target)) <= Number(target) * 0.11;
+      // The member may be in a drift correction (at most ±MAX_RATE_NUDGE of the room's rate).
+      return e.type === "ratechange" && Math.abs(e.rate - Number(target)) <= Number(target) * (MAX_RATE_NUDGE + 0.01);
     case "episode":
       // The first `playing` on the new episode's page, wherever the room has got to by then (a
       // member whose page took over 10 s to load starts past 10 s: an earlier `ct < 10` missed it).
@@ -419,7 +479,16 @@ async function runRoom(browser: Browser, site: Site, size: number): Promise<Room
   const load: number[] = [os.loadavg()[0]];
   const loadTimer = setInterval(() => load.push(os.loadavg()[0]), 10_000);
   const members: Member[] = [];
-  const result: RoomRun = { members: size, joins: [], drift: [], actions: [], load: { min: 0, mean: 0, max: 0, samples: load }, hostWaiting: 0, media: [] };
+  const result: RoomRun = {
+    members: size,
+    joins: [],
+    drift: [],
+    actions: [],
+    load: { min: 0, mean: 0, max: 0, samples: load },
+    hostWaiting: 0,
+    hostStalls: [],
+    media: [],
+  };
   try {
     for (let i = 0; i < size; i++) members.push(await newMember(browser, i, i === 0 ? "房主" : `成员${i + 1}`));
     const host = members[0];
@@ -433,6 +502,7 @@ async function runRoom(browser: Browser, site: Site, size: number): Promise<Room
       console.log(
         `  join ${m.name} (${m.phone ? "phone" : "desktop"}): synced frame ${fmt(j.ms)}, first frame ${fmt(j.firstFrameMs)}, gap ${j.gap?.toFixed(2) ?? "—"} s`,
       );
+      if (showTimelines) console.log(j.timeline.map((line) => `      ${line}`).join("\n"));
     }
 
     // Drift: from 5 s at 1×, two minutes of playback.
@@ -446,6 +516,20 @@ async function runRoom(browser: Browser, site: Site, size: number): Promise<Room
     const hostSamples: PlayerSample[] = await samplesBetween(host.page, from - 1000, from + driftSeconds * 1000 + 500);
     result.hostWaiting = (await eventsSince(host.page, from)).filter((e) => e.type === "waiting" && e.t <= from + driftSeconds * 1000).length;
     console.log(`  ${host.name}: waiting ${result.hostWaiting} in the window`);
+    // Each of member 1's stalls in the window, step by step: from 5 s before its `waiting` to its next `playing`.
+    const hostEvents = await eventsSince(host.page, from);
+    for (const w of hostEvents.filter((e) => e.type === "waiting" && e.t <= from + driftSeconds * 1000)) {
+      const resumed = hostEvents.find((e) => e.type === "playing" && e.t > w.t)?.t ?? Date.now();
+      const steps = joinTimeline(
+        w.t - 5000,
+        resumed,
+        hostEvents,
+        host.fetched.filter((f) => f.start >= w.t - 5000),
+      );
+      result.hostStalls.push({ at: Math.round(w.t - from), seconds: (resumed - w.t) / 1000, steps });
+      console.log(`  ${host.name} stall at ${((w.t - from) / 1000).toFixed(1)} s for ${((resumed - w.t) / 1000).toFixed(1)} s (times from 5 s before it):`);
+      if (showTimelines) console.log(steps.map((line) => `      ${line}`).join("\n"));
+    }
     for (const m of members.slice(1)) {
       const samples = await samplesBetween(m.page, from - 1000, from + driftSeconds * 1000 + 500);
       const events = await eventsSince(m.page, from);
@@ -498,6 +582,7 @@ async function runRoom(browser: Browser, site: Site, size: number): Promise<Room
         const j = await join(late, host, base, code, "film");
         result.joins.push(j);
         console.log(`  late join ${late.name} (${late.phone ? "phone" : "desktop"}): synced frame ${fmt(j.ms)}, gap ${j.gap?.toFixed(2) ?? "—"} s`);
+        if (showTimelines) console.log(j.timeline.map((line) => `      ${line}`).join("\n"));
       } finally {
         await closeMember(late);
       }
@@ -512,6 +597,7 @@ async function runRoom(browser: Browser, site: Site, size: number): Promise<Room
         const j = await join(m, host, base, seriesCode, "series");
         result.joins.push(j);
         console.log(`  join ${m.name}: synced frame ${fmt(j.ms)}`);
+        if (showTimelines) console.log(j.timeline.map((line) => `      ${line}`).join("\n"));
       }
       await settle(members, true);
       let episode = 1;

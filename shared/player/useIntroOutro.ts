@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { inIntro, inOutro, OUTRO_COUNTDOWN_SECONDS, type EpisodeMarkers } from "../playback/markers";
-import { useRoomGuest } from "./watch/in-room";
+import { useRoomGuest } from "./watch/useRoomGuest";
 
 export interface IntroOutro {
   /** 跳过片头 is offered (the intro plays and the viewer does not skip intros automatically). */

@@ -201,23 +201,33 @@ export function nextHost(host: string | null, leaving: string, members: readonly
 
 /** Drift (s, local minus room) under which a member is left alone. */
 export const DRIFT_TOLERANCE = 0.12;
+/**
+ * Drift (s) a rate correction under way closes to before it stops: stopping at DRIFT_TOLERANCE left
+ * each member at the edge it came from, two members 0.2 s apart for good (the bench's median).
+ */
+export const DRIFT_SETTLED = 0.03;
 /** Drift above which a member seeks instead of changing its rate for a while. */
 export const DRIFT_SEEK = 1.5;
-/** The most a correction changes the rate (fraction of the room's rate). */
-export const MAX_RATE_NUDGE = 0.1;
+/**
+ * The most a correction changes the rate (fraction of the room's rate): a gap of a second (a seek
+ * that landed a little off) closes in about four seconds, not ten (the bench saw members a second
+ * behind for ten seconds after a seek). Jellyfin's SyncPlay speeds up harder still, for a second.
+ */
+export const MAX_RATE_NUDGE = 0.25;
 /** Seconds a rate correction aims to take to close the gap. */
 export const CORRECTION_SECONDS = 3;
 
 export type Correction = { kind: "none"; rate: number } | { kind: "rate"; rate: number } | { kind: "seek"; to: number; rate: number };
 
 /**
- * How a member gets back in step with the room: nothing within DRIFT_TOLERANCE; a short rate
- * change (at most ±MAX_RATE_NUDGE of the room's rate, closing the gap in about
- * CORRECTION_SECONDS) up to DRIFT_SEEK; a seek to the room's position beyond it.
+ * How a member gets back in step with the room: nothing within DRIFT_TOLERANCE (within
+ * DRIFT_SETTLED while a rate correction is under way: `correcting`); a short rate change (at most
+ * ±MAX_RATE_NUDGE of the room's rate, closing the gap in about CORRECTION_SECONDS) up to
+ * DRIFT_SEEK; a seek to the room's position beyond it.
  */
-export function correctionFor(local: number, room: number, roomRate: number): Correction {
+export function correctionFor(local: number, room: number, roomRate: number, correcting = false): Correction {
   const drift = local - room;
-  if (Math.abs(drift) <= DRIFT_TOLERANCE) return { kind: "none", rate: roomRate };
+  if (Math.abs(drift) <= (correcting ? DRIFT_SETTLED : DRIFT_TOLERANCE)) return { kind: "none", rate: roomRate };
   if (Math.abs(drift) >= DRIFT_SEEK) return { kind: "seek", to: room, rate: roomRate };
   const nudge = Math.max(-MAX_RATE_NUDGE, Math.min(MAX_RATE_NUDGE, -drift / CORRECTION_SECONDS));
   return { kind: "rate", rate: Math.round(roomRate * (1 + nudge) * 1000) / 1000 };

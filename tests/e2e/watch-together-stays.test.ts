@@ -72,7 +72,32 @@ async function backToTheStart(host: Page, guest: Page): Promise<void> {
   await expect.poll(() => isPaused(guest), { timeout: 10_000 }).toBe(true);
 }
 
+/** A guest's browser that estimates its link at 0.6 Mbit/s (as Chromium's network-quality estimator would say): its page plays HLS natively, not with hls.js. */
+const slowLink = (context: BrowserContext) =>
+  context.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, "connection", {
+      get: () => ({ downlink: 0.6, saveData: false, effectiveType: "3g", addEventListener() {}, removeEventListener() {} }),
+    });
+  });
+
 describe("一起看: a member stays in the room", () => {
+  it("a page opened with the link of a room that has closed says so and plays from its own start, without waiting for the room", async () => {
+    const context = await newVisitor(browser());
+    await slowLink(context);
+    // The nickname remembered from an earlier visit: the page joins by itself.
+    await context.addInitScript(() => localStorage.setItem("yingshi-watch-nickname", "路人庚"));
+    const { page } = await open(context, `/video/${FILM}?room=zzzzzzzz`);
+    await expect.poll(() => panel(page).getByRole("alert").textContent(), { timeout: 15_000 }).toContain("房间不存在或已关闭");
+    expect(await page.getAttribute(".player", "data-engine")).toBe("native");
+    // Out of the room: the page's URL no longer names it, and the video plays the master playlist from the start.
+    expect(roomOf(page)).toBeNull();
+    await expect
+      .poll(() => video(page).evaluate((v: HTMLVideoElement) => new URL(v.currentSrc || location.href).pathname), { timeout: 10_000 })
+      .toMatch(/\/stream\/\d+\/master\.m3u8$/);
+    await expect.poll(async () => !(await isPaused(page)) && (await timeOf(page)) > 0.5, { timeout: 10_000 }).toBe(true);
+    await context.close();
+  });
+
   it("a member whose 线路 all fail keeps the room's page with the error overlay; 重试 brings it to the room's position", async () => {
     let broken = true;
     const { host, guest, code, close } = await roomOfTwo(`/video/${FILM}`, (guestContext) =>
@@ -179,15 +204,14 @@ describe("一起看: a member stays in the room", () => {
   });
 
   it("a member on the browser's own HLS and a slow link plays the rendition that fits it in the room, through an episode change, and 自动 again after 离开", async () => {
-    // The guest's browser estimates its link at 0.6 Mbit/s (navigator.connection, as Chromium's
-    // network-quality estimator would say): its page plays HLS natively, not with hls.js.
-    const { host, guest, close } = await roomOfTwo(`/video/${SERIES}`, (context) =>
-      context.addInitScript(() => {
-        Object.defineProperty(Navigator.prototype, "connection", {
-          get: () => ({ downlink: 0.6, saveData: false, effectiveType: "3g", addEventListener() {}, removeEventListener() {} }),
-        });
-      }),
-    );
+    // What the guest's <video> itself loaded (the player's own read of the ladder is a fetch, not the element's).
+    const mediaLoads: string[] = [];
+    const { host, guest, close } = await roomOfTwo(`/video/${SERIES}`, (context) => {
+      context.on("request", (request) => {
+        if (request.resourceType() === "media") mediaLoads.push(new URL(request.url()).pathname);
+      });
+      return slowLink(context);
+    });
     const source = () => video(guest).evaluate((v: HTMLVideoElement) => new URL(v.currentSrc).pathname);
     /** The rendition of the episode playing whose peak fits 0.7 of 0.6 Mbit/s (420 kbit/s), by the ladder of its master playlist; the ladder must have one above it. */
     const fitting = async () => {
@@ -201,6 +225,10 @@ describe("一起看: a member stays in the room", () => {
     // Episode 1's ladder peaks at about 270P 0.22, 360P 0.39, 720P 0.77 Mbit/s: 360P.
     expect(await fitting()).toBe(360);
     await expect.poll(source, { timeout: 10_000 }).toMatch(/\/stream\/\d+\/360p\.m3u8$/);
+    // Opened in the room, the page waited for it: the first thing its video loaded is that rendition, at the room's position (never the master playlist from 0:00 first).
+    console.log(mediaLoads.join(" "));
+    expect(mediaLoads[0]).toMatch(/\/stream\/\d+\/360p\.m3u8$/);
+    expect(mediaLoads.filter((path) => path.endsWith("/master.m3u8"))).toEqual([]);
     const first = (await source()).split("/")[2];
     // Still in step with the room after the switch: the host seeks, the guest follows there.
     await seekPausedRoom(host, 2, guest);

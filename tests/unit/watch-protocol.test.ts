@@ -10,6 +10,8 @@ import {
   DRIFT_SEEK,
   isRoomCode,
   MAX_RATE_NUDGE,
+  DRIFT_SETTLED,
+  DRIFT_TOLERANCE,
   MAX_SEEK_LEAD,
   nextHost,
   nextSeekLatency,
@@ -99,6 +101,15 @@ describe("drift corrections", () => {
     expect(ahead.rate).toBeLessThan(1.5);
     expect(ahead.rate).toBeGreaterThanOrEqual(1.5 * (1 - MAX_RATE_NUDGE));
     expect(correctionFor(10 - DRIFT_SEEK - 0.1, 10, 1)).toEqual({ kind: "seek", to: 10, rate: 1 });
+  });
+
+  it("a rate correction under way goes on until the gap is all but closed, not only under the tolerance", () => {
+    const within = 10 - (DRIFT_TOLERANCE + DRIFT_SETTLED) / 2;
+    expect(correctionFor(within, 10, 1)).toEqual({ kind: "none", rate: 1 });
+    const still = correctionFor(within, 10, 1, true);
+    expect(still.kind).toBe("rate");
+    expect(still.rate).toBeGreaterThan(1);
+    expect(correctionFor(10 + DRIFT_SETTLED / 2, 10, 1, true)).toEqual({ kind: "none", rate: 1 });
   });
 
   it("aims a seek while playing ahead of the room by the member's seek time, unless the media is there already", () => {

@@ -174,8 +174,11 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
           if (message.nonce) setDraft("");
           break;
         case "error":
-          if (message.code === "closed" || message.code === "full") setEnded(message.message);
-          else if (message.nonce !== undefined || message.code === "chatNotSignedIn") setChatError(message.message);
+          if (message.code === "closed" || message.code === "full") {
+            // Not in a room after all: the player plays as on any page (a page that waited for the room loads now: stream-engine.ts).
+            markRoom(null);
+            setEnded(message.message);
+          } else if (message.nonce !== undefined || message.code === "chatNotSignedIn") setChatError(message.message);
           else if (message.code === "noNickname" || message.code.startsWith("nickname")) {
             setNotice(message.message);
             setJoinAs(null);

@@ -1,8 +1,7 @@
-import { useSyncExternalStore } from "react";
-
 /**
- * The player's side of a 一起看 room, kept tiny (it is in the player's first chunk; the room itself
- * is a lazy chunk, WatchParty.tsx): a page in a room has ?room= on its URL (from the room's link,
+ * The player's side of a 一起看 room, kept tiny and free of React (it is in the player's first chunk
+ * and in the player page's head script, client/inline/page-head.ts; the room itself is a lazy
+ * chunk, WatchParty.tsx): a page in a room has ?room= on its URL (from the room's link,
  * or set by WatchParty.tsx while the viewer is in one). In a room the player never moves the page
  * on by itself: a failure shows its error overlay, and its end with 自动连播 sends ROOM_NEXT (an
  * event on the document) for the room to decide. docs/decisions/0100-watch-rooms.md.
@@ -23,10 +22,23 @@ export const ROOM_ROLE = "roomrole";
 
 export const isRoomGuest = (): boolean => document.documentElement.dataset.roomGuest === "1";
 
-function subscribeRoomGuest(listener: () => void): () => void {
-  document.addEventListener(ROOM_ROLE, listener);
-  return () => document.removeEventListener(ROOM_ROLE, listener);
+/**
+ * A page opened in a room on the browser's own HLS starts with nothing loaded (client/inline/page-head.ts):
+ * the player marks its <video> with this attribute while it waits, and the room's sync sends
+ * ROOM_START on `document` with where to load (a RoomStart) once the room has answered
+ * (stream-engine.ts, sync.ts).
+ */
+export const ROOM_START_WAITING = "data-room-start";
+export const ROOM_START = "roomstart";
+
+/** Where a page waiting for its room loads: the position (s) and whether the room plays. */
+export interface RoomStart {
+  time: number;
+  play: boolean;
 }
 
-/** Whether this viewer is a guest of the 一起看 room the page is in (false on the server). */
-export const useRoomGuest = (): boolean => useSyncExternalStore(subscribeRoomGuest, isRoomGuest, () => false);
+/**
+ * How long (ms) the player waits for its room's first answer before it loads the video from its
+ * own start (a room that does not answer: the page then plays as a page not in a room would).
+ */
+export const ROOM_START_WAIT_MS = 8000;

@@ -10,12 +10,21 @@
  * member never pauses or moves the room.
  */
 import { correctionFor, nextSeekLatency, positionAt, ROOM_RATES, seekTarget, type Control, type RoomState } from "../../watch/protocol";
+import { ROOM_START, ROOM_START_WAITING, type RoomStart } from "./in-room";
 
 export const SYNC_EVERY_MS = 500;
 /** A seek that is not this module's and lands further than this (s) from the room is the viewer's. */
 const USER_SEEK = 0.5;
 /** While paused, a gap above this (s) is closed by a seek. */
 const PAUSED_TOLERANCE = 0.25;
+/**
+ * How far ahead of the room (s) a page that waited for its room loads while the room plays, before
+ * this member's seeks have been measured. Chromium's own HLS reads the rendition's playlist, its
+ * first two segments and then the one at the position: 3.3 s on slow 4G in the bench, where a
+ * lead of 1.5 s landed 1.8 s behind and took a second seek. (Within DRIFT_SEEK either way, the
+ * rate closes the rest; a fast link lands ahead and seeks back once, which costs it little.)
+ */
+const FIRST_LOAD_LEAD = 3;
 
 const videoOf = (): HTMLVideoElement | null => document.querySelector<HTMLVideoElement>("video.player-video");
 
@@ -56,6 +65,8 @@ export class WatchSync {
   private element: HTMLVideoElement | null = null;
   /** How long this member's seeks into media it did not hold took (s): a seek while the room plays aims that far ahead. */
   private seekLatency = 0;
+  /** A rate correction is under way: it goes on until the gap is all but closed (DRIFT_SETTLED), not only under the tolerance. */
+  private correcting = false;
   /** When this module's seek into media the member did not hold began (performance.now()), until its `seeked`. */
   private fetchSeekSince: number | null = null;
 
@@ -117,6 +128,7 @@ export class WatchSync {
     this.element = video;
     this.aligned = false;
     this.ownRate = this.ownSeek = this.ownPlaying = this.fetchSeekSince = null;
+    this.correcting = false;
     for (const [type, listener] of this.listeners) video?.addEventListener(type, listener);
   }
 
@@ -148,7 +160,10 @@ export class WatchSync {
     if (state && state.episode !== this.hooks.pageEpisode()) return this.bind(null);
     const video = videoOf();
     this.bind(video);
-    if (!video || !state || video.readyState < HTMLMediaElement.HAVE_METADATA) return;
+    if (!video || !state) return;
+    // A page opened in the room waits with nothing loaded: it loads where the room is (again at each step until it has).
+    if (video.hasAttribute(ROOM_START_WAITING)) return this.startAt(state);
+    if (video.readyState < HTMLMediaElement.HAVE_METADATA) return;
     const room = Math.min(positionAt(state, this.hooks.serverNow()), Number.isFinite(video.duration) ? video.duration : Infinity);
     if (!state.playing) {
       if (!video.paused) {
@@ -163,7 +178,8 @@ export class WatchSync {
     if (video.paused && !video.ended && this.ownPlaying !== true) void this.play(video);
     // Buffering or seeking: wait; the member catches up once it plays again.
     if (video.seeking || video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) return;
-    const correction = correctionFor(video.currentTime, room, state.rate);
+    const correction = correctionFor(video.currentTime, room, state.rate, this.correcting);
+    this.correcting = correction.kind === "rate";
     if (correction.kind === "seek") {
       // Aimed ahead by the time a fetch takes, so the seek does not land behind the room again.
       const held = holds(video, correction.to);
@@ -171,6 +187,13 @@ export class WatchSync {
       this.seek(video, seekTarget(correction.to, state.rate, this.seekLatency, held, video.duration));
     } else this.aligned = true;
     this.setRate(video, correction.rate);
+  }
+
+  /** Tells the player of a page waiting for its room where to load: the room's position, ahead by a load's time while it plays. */
+  private startAt(state: RoomState): void {
+    const room = positionAt(state, this.hooks.serverNow());
+    const time = state.playing ? seekTarget(room, state.rate, this.seekLatency > 0 ? this.seekLatency : FIRST_LOAD_LEAD, false, Infinity) : room;
+    document.dispatchEvent(new CustomEvent<RoomStart>(ROOM_START, { detail: { time, play: state.playing } }));
   }
 
   private onPlayPause(playing: boolean): void {
