@@ -1,3 +1,5 @@
+import { ROOM_START_WAITING } from "./watch/in-room";
+
 /** How often a playing <video> is checked for a stall. */
 const CHECK_EVERY_MS = 250;
 
@@ -12,8 +14,9 @@ export function watchStalls(video: HTMLVideoElement, onStalled: (stalledMs: numb
   let lastTime = -1;
   const timer = setInterval(() => {
     const now = performance.now();
-    // The clock standing still while it should run (Chromium's own HLS may even report enough data while stuck).
-    const stuck = !video.paused && !video.ended && video.currentTime === lastTime;
+    // The clock standing still while it should run (Chromium's own HLS may even report enough data while stuck);
+    // not while the element waits for its 一起看 room with nothing to load yet (stream-engine.ts): that is no line's stall.
+    const stuck = !video.paused && !video.ended && video.currentTime === lastTime && !video.hasAttribute(ROOM_START_WAITING);
     lastTime = video.currentTime;
     if (!stuck) {
       stalledSince = 0;

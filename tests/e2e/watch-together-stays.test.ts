@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserForFile, open, pathname } from "./browser";
+import { browserForFile, open, pathname, waitForHydration } from "./browser";
+import { STALL_SWITCH_MS } from "../../shared/playback/lines";
 import { newVisitor, signUpViaApi } from "./visitors";
 import { isPaused, joinAs, membersOf, openRoom, panel, roomOf, synced, timeOf, video } from "./watch-room";
 
@@ -96,6 +97,27 @@ describe("一起看: a member stays in the room", () => {
       .toMatch(/\/stream\/\d+\/master\.m3u8$/);
     await expect.poll(async () => !(await isPaused(page)) && (await timeOf(page)) > 0.5, { timeout: 10_000 }).toBe(true);
     await context.close();
+  });
+
+  it("a guest on the browser's own HLS who takes a while to type a nickname still loads once, on its own 线路, where the room is", async () => {
+    const mediaLoads: string[] = [];
+    // The title with a second 线路 (the same stream under /mirror/: tests/e2e/lines-subtitles.test.ts).
+    const { host, guest, close } = await roomOfTwo("/video/video_001", (context) => {
+      context.on("request", (request) => {
+        if (request.resourceType() === "media") mediaLoads.push(new URL(request.url()).pathname);
+      });
+      return slowLink(context);
+    });
+    await seekPausedRoom(host, 4);
+    await waitForHydration(guest);
+    // Longer than a stall that leaves a 线路 (STALL_SWITCH_MS): the page has nothing to load yet, which is no line's stall.
+    await guest.waitForTimeout(STALL_SWITCH_MS + 1000);
+    expect(mediaLoads).toEqual([]);
+    await joinAs(guest, "路人辛");
+    await expect.poll(async () => Math.abs((await timeOf(guest)) - 4), { timeout: 10_000 }).toBeLessThan(0.3);
+    expect(mediaLoads[0]).toMatch(/^\/stream\/\d+\/\d+p\.m3u8$/);
+    expect(mediaLoads.filter((path) => path.startsWith("/mirror/") || path.endsWith("/master.m3u8"))).toEqual([]);
+    await close();
   });
 
   it("a member whose 线路 all fail keeps the room's page with the error overlay; 重试 brings it to the room's position", async () => {
