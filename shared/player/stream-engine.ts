@@ -3,7 +3,7 @@ import type { EngineKind } from "../playback/engine-choice";
 import { loadHls } from "./load-hls";
 import type { EngineEvents, HlsPlayback } from "./hls-playback";
 import { levelForChoice, levelForLink, nearestHeight, sortedLevels, type Level } from "../playback/quality";
-import { inRoom, ROOM_ROLE, ROOM_START, ROOM_START_WAIT_MS, ROOM_START_WAITING, type RoomStart } from "./watch/in-room";
+import { inRoom, ROOM_ROLE, ROOM_START_WAITING } from "./watch/in-room";
 import { browserConnection } from "./page-engine";
 
 export type { EngineEvents } from "./hls-playback";
@@ -87,79 +87,57 @@ const hasNoSource = (video: HTMLVideoElement) => !video.hasAttribute("src") && !
 
 /**
  * Native HLS: the element already has the master playlist as its <source>, unless `resume` asks
- * for another line, or the page was opened in a 一起看 room: then the element has no source yet
- * and waits for the room's position (ROOM_START from the room's sync, at most ROOM_START_WAIT_MS),
- * and loads the rendition 自动 plays there from that position (a media fragment) — one load to
- * the first synced frame (decision 0100).
+ * for another line, or the page was opened in a 一起看 room: then the element has no source yet,
+ * is marked ROOM_START_WAITING, and loads the rendition 自动 plays there from where the room is
+ * (a media fragment: ./watch/room-start.ts) — one load to the first synced frame (decision 0100).
  */
 function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityChoice, events: EngineEvents, resume: ResumePoint | null): StreamEngine {
   let levels: Level[] = [];
-  /** The master playlist was read (the ladder is `levels`). */
-  let levelsKnown = false;
   let destroyed = false;
-  /** Where the room said to start, until the element has loaded it (null: not waiting for the room, or no answer yet). */
-  let roomStart: RoomStart | null = null;
   let waitingForRoom = !resume && hasNoSource(video);
   const report = () => events.onHeight(nearestHeight(levels, video.videoHeight));
   const target = (c: QualityChoice) => nativeLevel(levels, c)?.url ?? master;
   const apply = (c: QualityChoice) => {
-    if (waitingForRoom) return;
     const url = target(c);
-    if (sitePath(new URL(video.currentSrc || master, location.href)) === sitePath(new URL(url, location.href))) return;
+    if (waitingForRoom || sitePath(new URL(video.currentSrc || master, location.href)) === sitePath(new URL(url, location.href))) return;
     switchSource(video, url);
   };
-  /** The room's start (or the wait's end without one) once the ladder is known too: the first load. */
-  const startFromRoom = () => {
-    if (!waitingForRoom || destroyed || !levelsKnown || (roomStart === null && inRoom())) return;
+  /** Waits no more (the first load, a fallback to another engine, the end). */
+  const stopWaiting = () => {
     waitingForRoom = false;
-    clearTimeout(waitTimer);
     video.removeAttribute(ROOM_START_WAITING);
-    const at = roomStart ?? { time: 0, play: video.autoplay };
-    loadAt(video, fromTime(target(choice), at.time), at);
-    // A paused room: not the element's autoplay either.
-    if (!at.play) video.pause();
   };
-  const onRoomStart = (event: Event) => {
-    roomStart = (event as CustomEvent<RoomStart>).detail;
-    startFromRoom();
-  };
-  const waitTimer = waitingForRoom
-    ? setTimeout(() => {
-        // No answer from the room: the page's own start (what a page not in a room plays).
-        if (roomStart !== null) return;
-        roomStart = { time: 0, play: video.autoplay };
-        startFromRoom();
-      }, ROOM_START_WAIT_MS)
-    : undefined;
-  if (waitingForRoom) {
-    video.setAttribute(ROOM_START_WAITING, "");
-    document.addEventListener(ROOM_START, onRoomStart);
-  }
   video.addEventListener("resize", report);
-  // Entering or leaving a 一起看 room changes what automatic plays (a page that left its room before it answered loads now).
-  const roomChanged = () => (waitingForRoom ? startFromRoom() : levels.length > 0 && apply(choice));
+  // Entering or leaving a 一起看 room changes what automatic plays.
+  const roomChanged = () => levels.length > 0 && apply(choice);
   document.addEventListener(ROOM_ROLE, roomChanged);
   // Another line from a position: the media fragment (#t=) lets the browser's player start loading
   // there, instead of loading the first segment, then seeking (docs/decisions/0101-native-line-failover.md).
   if (resume) loadAt(video, fromTime(master, resume.time), resume);
   events.onAttached();
-  fetchLevels(master)
-    .then((l) => {
-      if (destroyed) return;
-      levels = l;
-      levelsKnown = true;
-      events.onLevels(levels);
-      if (waitingForRoom) startFromRoom();
-      else if (nativeLevel(levels, choice)) apply(choice);
-      report();
-    })
-    .catch((error: unknown) => {
-      // The player falls back to another engine, which starts the stream itself.
-      waitingForRoom = false;
-      clearTimeout(waitTimer);
-      video.removeAttribute(ROOM_START_WAITING);
-      events.onFatal(String(error));
-    });
+  const ladder = fetchLevels(master).then((l) => {
+    if (destroyed) return;
+    levels = l;
+    events.onLevels(levels);
+    if (nativeLevel(levels, choice)) apply(choice);
+    report();
+  });
+  ladder.catch((error: unknown) => {
+    // The player falls back to another engine, which starts the stream itself.
+    stopWaiting();
+    events.onFatal(String(error));
+  });
+  if (waitingForRoom) {
+    video.setAttribute(ROOM_START_WAITING, "");
+    // The first load, once the room has said where and the ladder is known.
+    void Promise.all([import("./watch/room-start").then((m) => m.roomStart(video, inRoom)), ladder]).then(([at]) => {
+      if (destroyed || !waitingForRoom) return;
+      stopWaiting();
+      loadAt(video, fromTime(target(choice), at.time), at);
+      // A paused room: not the element's autoplay either.
+      if (!at.play) video.pause();
+    }, stopWaiting);
+  }
   return {
     kind: "native",
     setQuality: (c) => {
@@ -168,12 +146,10 @@ function nativeEngine(video: HTMLVideoElement, master: string, choice: QualityCh
     },
     destroy: () => {
       destroyed = true;
-      clearTimeout(waitTimer);
       // The next engine on this element (another line) loads it itself: the room's sync must not wait for this one.
-      video.removeAttribute(ROOM_START_WAITING);
+      stopWaiting();
       video.removeEventListener("resize", report);
       document.removeEventListener(ROOM_ROLE, roomChanged);
-      document.removeEventListener(ROOM_START, onRoomStart);
     },
   };
 }

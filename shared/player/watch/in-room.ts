@@ -26,19 +26,13 @@ export const isRoomGuest = (): boolean => document.documentElement.dataset.roomG
  * A page opened in a room on the browser's own HLS starts with nothing loaded (client/inline/page-head.ts):
  * the player marks its <video> with this attribute while it waits, and the room's sync sends
  * ROOM_START on `document` with where to load (a RoomStart) once the room has answered
- * (stream-engine.ts, sync.ts).
+ * (stream-engine.ts, room-start.ts, sync.ts).
  */
-export const ROOM_START_WAITING = "data-room-start";
-export const ROOM_START = "roomstart";
+export const ROOM_START_WAITING = "data-room-start" as const;
+export const ROOM_START = "roomstart" as const;
 
 /** Where a page waiting for its room loads: the position (s) and whether the room plays. */
 export interface RoomStart {
   time: number;
   play: boolean;
 }
-
-/**
- * How long (ms) the player waits for its room's first answer before it loads the video from its
- * own start (a room that does not answer: the page then plays as a page not in a room would).
- */
-export const ROOM_START_WAIT_MS = 8000;

@@ -10,7 +10,11 @@
  * member never pauses or moves the room.
  */
 import { correctionFor, nextSeekLatency, positionAt, ROOM_RATES, seekTarget, type Control, type RoomState } from "../../watch/protocol";
-import { ROOM_START, ROOM_START_WAITING, type RoomStart } from "./in-room";
+import type { ROOM_START, ROOM_START_WAITING, RoomStart } from "./in-room";
+
+/** The player's marks (in-room.ts): the same literals, checked by their types — a value import would make in-room.ts a chunk of its own. */
+const ROOM_START_EVENT: typeof ROOM_START = "roomstart";
+const WAITING_ATTRIBUTE: typeof ROOM_START_WAITING = "data-room-start";
 
 export const SYNC_EVERY_MS = 500;
 /** A seek that is not this module's and lands further than this (s) from the room is the viewer's. */
@@ -162,7 +166,7 @@ export class WatchSync {
     this.bind(video);
     if (!video || !state) return;
     // A page opened in the room waits with nothing loaded: it loads where the room is (again at each step until it has).
-    if (video.hasAttribute(ROOM_START_WAITING)) return this.startAt(state);
+    if (video.hasAttribute(WAITING_ATTRIBUTE)) return this.startAt(state);
     if (video.readyState < HTMLMediaElement.HAVE_METADATA) return;
     const room = Math.min(positionAt(state, this.hooks.serverNow()), Number.isFinite(video.duration) ? video.duration : Infinity);
     if (!state.playing) {
@@ -193,7 +197,7 @@ export class WatchSync {
   private startAt(state: RoomState): void {
     const room = positionAt(state, this.hooks.serverNow());
     const time = state.playing ? seekTarget(room, state.rate, this.seekLatency > 0 ? this.seekLatency : FIRST_LOAD_LEAD, false, Infinity) : room;
-    document.dispatchEvent(new CustomEvent<RoomStart>(ROOM_START, { detail: { time, play: state.playing } }));
+    document.dispatchEvent(new CustomEvent<RoomStart>(ROOM_START_EVENT, { detail: { time, play: state.playing } }));
   }
 
   private onPlayPause(playing: boolean): void {
