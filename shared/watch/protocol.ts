@@ -230,7 +230,11 @@ export function correctionFor(local: number, room: number, roomRate: number, cor
   if (Math.abs(drift) <= (correcting ? DRIFT_SETTLED : DRIFT_TOLERANCE)) return { kind: "none", rate: roomRate };
   if (Math.abs(drift) >= DRIFT_SEEK) return { kind: "seek", to: room, rate: roomRate };
   const nudge = Math.max(-MAX_RATE_NUDGE, Math.min(MAX_RATE_NUDGE, -drift / CORRECTION_SECONDS));
-  return { kind: "rate", rate: Math.round(roomRate * (1 + nudge) * 1000) / 1000 };
+  const rate = Math.round(roomRate * (1 + nudge) * 1000) / 1000;
+  // Never one of the rates a viewer picks (ROOM_RATES: 1 × 1.25, 1.25 × 0.8…): the sync takes a
+  // ratechange to one of those that is not its own as the viewer's 倍速 and sends it to the room.
+  const offRoomRates = (ROOM_RATES as readonly number[]).includes(rate) ? Math.round((rate - Math.sign(nudge) * 0.001) * 1000) / 1000 : rate;
+  return { kind: "rate", rate: offRoomRates };
 }
 
 /** The furthest ahead of the room a seek aims (s): the most a member's seek is expected to take. */

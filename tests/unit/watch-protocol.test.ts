@@ -10,6 +10,7 @@ import {
   DRIFT_SEEK,
   isRoomCode,
   MAX_RATE_NUDGE,
+  ROOM_RATES,
   DRIFT_SETTLED,
   DRIFT_TOLERANCE,
   MAX_SEEK_LEAD,
@@ -101,6 +102,18 @@ describe("drift corrections", () => {
     expect(ahead.rate).toBeLessThan(1.5);
     expect(ahead.rate).toBeGreaterThanOrEqual(1.5 * (1 - MAX_RATE_NUDGE));
     expect(correctionFor(10 - DRIFT_SEEK - 0.1, 10, 1)).toEqual({ kind: "seek", to: 10, rate: 1 });
+  });
+
+  it("a rate correction is never one of the rates a viewer picks (the sync would send it to the room as theirs)", () => {
+    for (const roomRate of ROOM_RATES)
+      for (let drift = -DRIFT_SEEK + 0.01; drift < DRIFT_SEEK; drift += 0.01) {
+        const correction = correctionFor(10 + drift, 10, roomRate);
+        if (correction.kind !== "rate") continue;
+        expect((ROOM_RATES as readonly number[]).includes(correction.rate), `room ${roomRate}×, drift ${drift.toFixed(2)} s → ${correction.rate}`).toBe(false);
+        // Still the right way, and within the nudge.
+        expect(Math.sign(correction.rate - roomRate)).toBe(-Math.sign(drift));
+        expect(Math.abs(correction.rate - roomRate)).toBeLessThanOrEqual(roomRate * MAX_RATE_NUDGE + 0.001);
+      }
   });
 
   it("a rate correction under way goes on until the gap is all but closed, not only under the tolerance", () => {
