@@ -1,7 +1,7 @@
 import type { AppContext } from "./app-env";
 import { applySession, createRequestSession, currentUser, libraryOf, SESSION_COOKIE, toSessionUser } from "./auth/session";
 import { visitorRedirect } from "../shared/routes/declare";
-import { routeAt } from "../shared/routes/route-at";
+import { routeAt, slashlessPagePath } from "../shared/routes/route-at";
 import { withPageCache } from "./page-cache";
 import { siteConfigFor } from "./site-settings";
 import { anonymousRootData, renderPage } from "./ssr";
@@ -19,7 +19,13 @@ function privateRedirect(c: AppContext, location: string): Response {
  * only sends the others on before any HTML (shared/routes/declare.ts `visitor`).
  */
 export async function handlePage(c: AppContext): Promise<Response> {
-  const path = new URL(c.req.url).pathname;
+  const { pathname: path, search } = new URL(c.req.url);
+  // "/video/x/" is the page "/video/x": one URL per page, the one the edge cache keeps.
+  const slashless = slashlessPagePath(path);
+  if (slashless) {
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.redirect(slashless + search, 301);
+  }
   const route = routeAt(path)?.route;
   const root = anonymousRootData(c, await siteConfigFor(c));
   if (!(c.req.header("Cookie") ?? "").includes(SESSION_COOKIE)) {

@@ -76,6 +76,13 @@ const STREAM_BROKEN_HTML =
  */
 const SLOW_PAGE_MS = 3_000;
 
+/**
+ * How long a page's render may take in all (ms). Past it React stops waiting: a Suspense boundary
+ * still pending goes out as its fallback for the browser to render, and the page ends with
+ * `</html>` (a stream that never ends would hold the visitor and the edge cache's copy forever).
+ */
+export const RENDER_DEADLINE_MS = 10_000;
+
 /** The most one read takes from React's stream (a page's HTML is 10–60 KB). */
 const READ_BYTES = 64 * 1024;
 
@@ -150,9 +157,15 @@ export function withControlCharactersKept(request: Request): Request {
 /**
  * Server-side render with a given route table (the site's, or a test's), streamed, with the status of the matched route.
  * An error before the shell is complete gives the Chinese 500 page; an error after it (inside a
- * Suspense boundary) is logged with the path and the boundary's fallback stays in the HTML.
+ * Suspense boundary) is logged with the path and the boundary's fallback stays in the HTML, as it
+ * does for a boundary still pending at `deadlineMs` after the request (RENDER_DEADLINE_MS).
  */
-export async function renderWithRoutes(routes: RouteObject[], c: AppContext, root: RootData): Promise<Response> {
+export async function renderWithRoutes(
+  routes: RouteObject[],
+  c: AppContext,
+  root: RootData,
+  { deadlineMs = RENDER_DEADLINE_MS }: { deadlineMs?: number } = {},
+): Promise<Response> {
   const request = withControlCharactersKept(c.req.raw);
   const url = new URL(request.url);
   const path = url.pathname;
@@ -192,7 +205,7 @@ export async function renderWithRoutes(routes: RouteObject[], c: AppContext, roo
         // by default), and the <video> then reaches the document only through an inline script that
         // waits for the stylesheet — its stream starting one round trip and the CSS later.
         progressiveChunkSize: Number.POSITIVE_INFINITY,
-        signal: request.signal,
+        signal: AbortSignal.any([request.signal, AbortSignal.timeout(Math.max(1, deadlineMs - (Date.now() - startedAt)))]),
         onError(error) {
           renderFailed = true;
           console.error(`SSR render error on ${path}`, error);

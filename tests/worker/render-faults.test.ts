@@ -177,6 +177,36 @@ describe("render errors", () => {
     expect(hit.html).toContain("好页面");
   });
 
+  it("a boundary that never settles: at the render's deadline the page ends with its fallback, a log line, and is not cached", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const never = new Promise<string>(() => {});
+    const routes = [
+      {
+        id: "page",
+        path: "/",
+        element: h(
+          "main",
+          null,
+          h("h1", null, "外壳已发送"),
+          h(Suspense, { fallback: h("div", { className: "loading" }, "加载中…") }, h(LateBoom, { promise: never })),
+        ),
+      },
+    ];
+    const pages = new Hono<AppEnv>();
+    pages.use("*", securityHeaders);
+    pages.get("*", (c) => withPageCache(c, () => renderWithRoutes(routes, c, anonymousRootData(c), { deadlineMs: 300 })));
+    const url = `https://render-${crypto.randomUUID().slice(0, 8)}.test/`;
+    const first = await fetchApp(pages, url);
+    expect(first.res.status).toBe(200);
+    expect(first.html).toContain("外壳已发送");
+    expect(first.html).toContain('<div class="loading">加载中…</div>');
+    expect(first.html.includes("<!--$!-->") || first.html.includes("$RX")).toBe(true);
+    expect(first.html.trimEnd().endsWith("</html>")).toBe(true);
+    expect(errors.mock.calls.some((args) => String(args[0]) === "SSR render error on /")).toBe(true);
+    const second = await fetchApp(pages, url);
+    expect(second.res.headers.get("X-Cache")).toBe("MISS");
+  });
+
   it("a request aborted after the shell still ends the document", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const late = lateFailure(500);

@@ -58,6 +58,19 @@ describe("the declared routes' answers", () => {
     expect(res.headers.get("Cache-Control")).toBe("private, no-store");
   });
 
+  it.each(PAGE_SAMPLES.filter((s) => !s.url.startsWith("/?") && s.url !== "/").map((s) => s.url))(
+    "%s with a trailing slash: 301 to the page itself, the query kept",
+    async (url) => {
+      const page = new URL(url, BASE);
+      const query = (page.search ? page.search + "&" : "?") + "from=%F0%9F%98%80";
+      const { res, body } = await settledGet(`${page.pathname}/${query}`);
+      expect(res.status).toBe(301);
+      expect(res.headers.get("Location")).toBe(page.pathname + query);
+      expect(res.headers.get("Cache-Control")).toBe("public, max-age=86400");
+      expect(body).not.toContain("<html");
+    },
+  );
+
   it("GET /api/page answers the data pages' data (and their 404 kinds), nothing else", async () => {
     for (const { url, route } of PAGE_SAMPLES) {
       const { res, body } = await settledGet("/api/page" + url);
