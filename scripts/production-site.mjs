@@ -117,6 +117,16 @@ export async function startProductionSite({ port, state }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   /** @type {WeakMap<http2.Http2Session, PriorityScheduler>} */
   const schedulers = new WeakMap();
+  /** The connection a request came on, numbered in order (FRONT_LOG_PRIORITY). @type {WeakMap<object, number>} */
+  const connections = new WeakMap();
+  let connectionCount = 0;
+  /** @param {http2.Http2ServerRequest | http.IncomingMessage} req */
+  const connectionNumber = (req) => {
+    const key = "stream" in req ? req.stream.session : req.socket;
+    if (!key) return 0;
+    if (!connections.has(key)) connections.set(key, ++connectionCount);
+    return connections.get(key) ?? 0;
+  };
   /** @param {http2.Http2ServerRequest | http.IncomingMessage} req */
   const schedulerOf = (req) => {
     const session = "stream" in req ? req.stream.session : undefined;
@@ -152,6 +162,8 @@ export async function startProductionSite({ port, state }) {
       res.writeHead(status, out);
       const body = encoding ? answer.pipe(compressor(encoding)) : answer;
       const scheduler = schedulerOf(req);
+      if (process.env.FRONT_LOG_PRIORITY)
+        console.log(`front: ${req.url} priority ${String(req.headers.priority ?? "(none)")} connection ${connectionNumber(req)}`);
       if (scheduler) scheduler.add(/** @type {http2.Http2ServerResponse} */ (res), parsePriority(req.headers.priority), body);
       else body.pipe(/** @type {NodeJS.WritableStream} */ (res));
     });

@@ -1,5 +1,6 @@
 /**
- * Lazy islands (the detail page's player, shared/player/PlayerIsland.tsx) keep their server HTML
+ * Lazy islands (the detail page's player, shared/player/PlayerIsland.tsx, and its 评分 panel,
+ * shared/components/RatingIsland.tsx) keep their server HTML
  * until their chunk arrives. A context update that reaches such a boundary before then makes
  * React give up hydrating it: it deletes the server HTML and renders the island anew on the
  * client — for the player, a new <video> that restarts the stream the HTML had started. React

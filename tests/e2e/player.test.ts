@@ -57,6 +57,44 @@ describe("player", () => {
     await context.close();
   });
 
+  it("the 评分 panel's server HTML stays until its chunk arrives after the player and the library (never its empty fallback)", async () => {
+    const context = await browser().newContext();
+    // A favourite in browser storage: the page updates the library right after its islands hydrate.
+    await context.addInitScript((id) => {
+      localStorage.setItem("yingshi:library", JSON.stringify({ favourites: [id], history: [] }));
+      document.addEventListener("DOMContentLoaded", () => {
+        const w = window as unknown as { __serverPanel: Element | null; __panelFallback: boolean };
+        w.__serverPanel = document.querySelector("section.rating-panel");
+        w.__panelFallback = false;
+        new MutationObserver(() => {
+          if (document.querySelector("section.rating-panel[aria-busy]")) w.__panelFallback = true;
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+    }, VIDEO);
+    const { page, log } = await newPage(context);
+    // The panel's chunk is held back until the player has hydrated (a slow link: it comes last).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/RatingPanel-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(baseURL() + `/video/${VIDEO}`);
+    await waitForHydration(page);
+    // Let React process what the page does once the player has hydrated, then let the chunk in.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    release();
+    // The library waited for the panel too, then arrived: the stored favourite shows.
+    await page.waitForFunction(() => document.querySelector(".video-actions button[aria-pressed]")?.getAttribute("aria-pressed") === "true");
+    const kept = await page.evaluate(() => {
+      const w = window as unknown as { __serverPanel: Element | null; __panelFallback: boolean };
+      return { same: document.querySelector("section.rating-panel") === w.__serverPanel, fallback: w.__panelFallback };
+    });
+    expect(kept).toEqual({ same: true, fallback: false });
+    expect(log.errors).toEqual([]);
+    await context.close();
+  });
+
   it("starts playing by itself with sound at volume 0.8", async () => {
     const context = await browser().newContext();
     const { page, log } = await open(context, `/video/${VIDEO}`);

@@ -37,6 +37,18 @@ describe("评分", () => {
     await context.close();
   });
 
+  it("the panel's chunk fails to load: a line says so, and the page's library still arrives", async () => {
+    const context = await newVisitor(browser(), { viewport: PHONE });
+    await context.addInitScript(() => localStorage.setItem("yingshi:library", JSON.stringify({ favourites: ["video_012"], history: [] })));
+    const page = await context.newPage();
+    await page.route(/\/assets\/RatingPanel-[\w-]+\.js$/, (route) => route.abort());
+    await go(page, TITLE);
+    await panel(page).getByRole("alert").filter({ hasText: "评分加载失败，请刷新页面重试" }).waitFor();
+    // The page's updates waited for the panel, and go on once it has given up.
+    await page.waitForFunction(() => document.querySelector(".video-actions button[aria-pressed]")?.getAttribute("aria-pressed") === "true");
+    await context.close();
+  });
+
   it("rates with a click and with the keyboard: the average and count follow; the score can be removed", async () => {
     const first = await ratedPage("rate-click");
     const before = Number((/(\d+)人评分/.exec((await viewers(first.page).textContent()) ?? "") ?? [])[1] ?? NaN);
