@@ -47,7 +47,7 @@ let asked = false;
 
 /**
  * The page's modules, once: MODULE_FILES_PER_TASK files now and the rest in tasks of their own, one after
- * another (the route's chunks first, then the entry, as the link sends them in that order), so a
+ * another (the entry first, then the route's chunks, as the link sends them in that order), so a
  * tap or a frame meanwhile waits for one short task, not for all of them.
  */
 function start(): void {
@@ -55,7 +55,7 @@ function start(): void {
   started = true;
   // A player page's assets name the stream chunks and the early start (shared/Document.tsx, playerPageScripts).
   const chunks = hlsFirst ? [...preloads, ...window.__ASSETS__.streamChunks!] : videoFirst ? preloads : [];
-  const queue = [...chunks.map((href) => () => preload([href])), ...scripts.map((src) => () => addModule(src))];
+  const queue = [...scripts.map((src) => () => addModule(src)), ...chunks.map((href) => () => preload([href]))];
   const next = () => {
     for (const add of queue.splice(0, MODULE_FILES_PER_TASK)) add();
     if (queue.length > 0) setTimeout(next);

@@ -370,6 +370,7 @@ async function main(): Promise<void> {
     ),
   );
   console.log(`\n${failures === 0 ? "all targets met" : `${failures} engine/link pair(s) missed a target`}; figures in ${path.relative(root, out)}`);
+  if (failures > 0) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
