@@ -55,6 +55,17 @@ export interface ConsoleLog {
   errors: string[];
 }
 
+/** Holds back `page`'s requests whose URL matches `pattern` (a file on a slow link) until the returned function is called. */
+export async function holdRequests(page: Page, pattern: RegExp): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** A new page that records console errors and uncaught exceptions. */
 export async function newPage(context: BrowserContext): Promise<{ page: Page; log: ConsoleLog }> {
   const page = await context.newPage();

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { baseURL, browserForFile, media, newPage, PHONE, VIDEO, waitForHydration, waitPlaying } from "./browser";
+import { baseURL, browserForFile, holdRequests, media, newPage, PHONE, VIDEO, waitForHydration, waitPlaying } from "./browser";
 
 /**
  * The first tap (docs/decisions/0017-early-input.md): with the page's modules held back, the
@@ -13,12 +13,7 @@ const browser = browserForFile();
 /** Opens the video page with its modules (the entry and everything it imports) held until `release()`. */
 async function openHeld(context: BrowserContext): Promise<{ page: Page; errors: string[]; release: () => void }> {
   const { page, log } = await newPage(context);
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/entry-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, /\/assets\/entry-[\w-]+\.js$/);
   await page.goto(baseURL() + `/video/${VIDEO}`);
   return { page, errors: log.errors, release };
 }

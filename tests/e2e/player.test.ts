@@ -4,6 +4,7 @@ import {
   DESKTOP,
   PLAYER,
   baseURL,
+  holdRequests,
   launchBrowser,
   browserForFile,
   media,
@@ -36,12 +37,7 @@ describe("player", () => {
     }, VIDEO);
     const { page, log } = await newPage(context);
     // The player's chunk is held back until the rest of the page has hydrated (a slow link).
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/VideoPlayer-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, /\/assets\/VideoPlayer-[\w-]+\.js$/);
     await page.goto(baseURL() + `/video/${VIDEO}`);
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
     // Let React process whatever the page does right after hydrating, then let the chunk in.
@@ -73,12 +69,7 @@ describe("player", () => {
     }, VIDEO);
     const { page, log } = await newPage(context);
     // The panel's chunk is held back until the player has hydrated (a slow link: it comes last).
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/RatingPanel-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, /\/assets\/RatingPanel-[\w-]+\.js$/);
     await page.goto(baseURL() + `/video/${VIDEO}`);
     await waitForHydration(page);
     // Let React process what the page does once the player has hydrated, then let the chunk in.

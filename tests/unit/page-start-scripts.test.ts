@@ -196,7 +196,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
       expect(b.added).toEqual([]);
       b.fire(event);
       b.settle();
-      expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+      expect(b.added).toEqual([...entry, ...modulePreloads(PAGE.preloads)]);
       b.fire("playing");
       b.settle();
       b.timers.forEach((t) => t.fn());
@@ -214,7 +214,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     // In a task after that frame's callbacks, not in the frame.
     expect(b.added).toEqual([]);
     b.settle();
-    expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+    expect(b.added).toEqual([...entry, ...modulePreloads(PAGE.preloads)]);
   });
 
   it("with native HLS, an error of another element (a broken cover image) does not start them", () => {
@@ -224,7 +224,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     b.fire("error", "IMG");
     expect(b.added).toEqual([]);
     b.fire("error", "SOURCE");
-    expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+    expect(b.added).toEqual([...entry, ...modulePreloads(PAGE.preloads)]);
   });
 
   it(`with native HLS, fetches them after ${SCRIPTS_WAIT_MAX_MS} ms when the video does not start`, () => {
@@ -233,7 +233,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     b.boot();
     expect(b.timers.map((t) => t.ms)).toEqual([SCRIPTS_WAIT_MAX_MS]);
     b.timers[0].fn();
-    expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+    expect(b.added).toEqual([...entry, ...modulePreloads(PAGE.preloads)]);
   });
 
   it("with native HLS, waits past the first decoded frame (loadeddata) for playback itself", () => {
@@ -252,7 +252,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
       const b = browser({ nativeHls: true, mse: true }, "", video);
       b.head();
       b.boot();
-      expect(b.added).toEqual([...modulePreloads(PAGE.preloads), ...entry]);
+      expect(b.added).toEqual([...entry, ...modulePreloads(PAGE.preloads)]);
     }
   });
 
@@ -294,7 +294,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
   });
 
   const earlyStart: Added[] = [{ tag: "script", type: "module", src: PAGE.hlsStart[0] }];
-  const afterEarlyStart = [...modulePreloads([...PAGE.preloads, ...PAGE.streamChunks]), ...entry];
+  const afterEarlyStart = [...entry, ...modulePreloads([...PAGE.preloads, ...PAGE.streamChunks])];
 
   it("with hls.js, adds the early start at once and the page's modules only once it has a head start", () => {
     const b = browser({ nativeHls: false, mse: true });
@@ -365,7 +365,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
       const perTask: number[] = [];
       while (b.task()) perTask.push(b.added.length - perTask.reduce((a, n) => a + n, 0));
       expect(perTask).toEqual([4, 4, 3]);
-      expect(b.added).toEqual([...modulePreloads(many.preloads), ...entry]);
+      expect(b.added).toEqual([...entry, ...modulePreloads(many.preloads)]);
     });
 
   it(`once the video's first frame is on screen, asks for at most ${MODULE_FILES_PER_TASK} files per task, the rest in the tasks after`, () => {
@@ -377,7 +377,7 @@ describe("the inline scripts that start a player page's JavaScript", () => {
     const perTask: number[] = [];
     while (b.task()) perTask.push(b.added.length - perTask.reduce((a, n) => a + n, 0));
     expect(perTask).toEqual([4, 4, 2]);
-    expect(b.added).toEqual([...modulePreloads(many.preloads), ...entry]);
+    expect(b.added).toEqual([...entry, ...modulePreloads(many.preloads)]);
   });
 
   it("names each of the route's chunks once (the boot script is in every player page's HTML)", () => {

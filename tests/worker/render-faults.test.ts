@@ -88,6 +88,17 @@ function lateFailingRoutes(delayMs = 30) {
   return lateFailure(delayMs).routes;
 }
 
+/** A page whose shell is sent at once and whose Suspense content waits for `promise`. */
+function suspendedPage(promise: Promise<string>) {
+  return [
+    {
+      id: "page",
+      path: "/",
+      element: h("main", null, h("h1", null, "外壳已发送"), h(Suspense, { fallback: h("div", { className: "loading" }, "加载中…") }, h(LateBoom, { promise }))),
+    },
+  ];
+}
+
 /** A page whose Suspense content fails `delayMs` after the shell; `failed` settles after that. */
 function lateFailure(delayMs: number) {
   const failure = new Promise<string>((_, reject) => setTimeout(() => reject(new Error("late render failure (test)")), delayMs));
@@ -95,19 +106,7 @@ function lateFailure(delayMs: number) {
     () => undefined,
     () => undefined,
   );
-  const routes = [
-    {
-      id: "page",
-      path: "/",
-      element: h(
-        "main",
-        null,
-        h("h1", null, "外壳已发送"),
-        h(Suspense, { fallback: h("div", { className: "loading" }, "加载中…") }, h(LateBoom, { promise: failure })),
-      ),
-    },
-  ];
-  return { routes, failed };
+  return { routes: suspendedPage(failure), failed };
 }
 
 describe("render errors", () => {
@@ -179,19 +178,7 @@ describe("render errors", () => {
 
   it("a boundary that never settles: at the render's deadline the page ends with its fallback, a log line, and is not cached", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const never = new Promise<string>(() => {});
-    const routes = [
-      {
-        id: "page",
-        path: "/",
-        element: h(
-          "main",
-          null,
-          h("h1", null, "外壳已发送"),
-          h(Suspense, { fallback: h("div", { className: "loading" }, "加载中…") }, h(LateBoom, { promise: never })),
-        ),
-      },
-    ];
+    const routes = suspendedPage(new Promise<string>(() => {}));
     const pages = new Hono<AppEnv>();
     pages.use("*", securityHeaders);
     pages.get("*", (c) => withPageCache(c, () => renderWithRoutes(routes, c, anonymousRootData(c), { deadlineMs: 300 })));
