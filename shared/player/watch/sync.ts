@@ -180,8 +180,9 @@ export class WatchSync {
       return;
     }
     if (video.paused && !video.ended && this.ownPlaying !== true) void this.play(video);
-    // Buffering or seeking: wait; the member catches up once it plays again.
-    if (video.seeking || video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) return;
+    // Buffering or seeking: wait; the member catches up once it plays again. At the end there is
+    // no media ahead (readyState may stay below HAVE_FUTURE_DATA): the room's seek back must still land.
+    if (video.seeking || (video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA && !video.ended)) return;
     const correction = correctionFor(video.currentTime, room, state.rate, this.correcting);
     this.correcting = correction.kind === "rate";
     if (correction.kind === "seek") {
