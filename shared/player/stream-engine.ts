@@ -39,9 +39,9 @@ export function switchSource(video: HTMLVideoElement, url: string): void {
  * to play on, pause() clears that flag (no event: a loading element already stands paused). An
  * element that has not played yet (the page's start) keeps its autoplay.
  */
-export function loadAt(video: HTMLVideoElement, url: string, at: ResumePoint): void {
-  // Read before the load, which empties the played ranges.
-  const pausedByViewer = !at.play && video.played.length > 0;
+export function loadAt(video: HTMLVideoElement, url: string, at: ResumePoint, hadPlayed = video.played.length > 0): void {
+  // Read before the load, which empties the played ranges (the caller reads it sooner where an engine let go of the element first).
+  const pausedByViewer = !at.play && hadPlayed;
   video.src = url;
   video.load();
   if (pausedByViewer) video.pause();

@@ -94,14 +94,15 @@ export function useStream(
       if (fellBack.current || !video) return false;
       fellBack.current = true;
       if (reason !== null) console.warn(`自适应码流播放失败，改用 MP4：${reason}`);
-      // Read before hls.js lets go of the element: detaching empties it (position 0, paused).
+      // Read before hls.js lets go of the element: detaching empties it (position 0, paused, nothing played).
       const at = { time: video.currentTime, play: !video.paused };
+      const hadPlayed = video.played.length > 0;
       engine.current?.destroy();
       engine.current = null;
       setLevels([]);
       setHeight(null);
       setFellBackKind("progressive");
-      loadAt(video, mp4, at);
+      loadAt(video, mp4, at, hadPlayed);
       setAttached(true);
       return true;
     },

@@ -4,7 +4,7 @@
 // the master playlist where the element plays it itself — at the position the viewer was at.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { PAGE, baseURL, browserForFile, media, newPage, waitForHydration, waitPlaying } from "./browser";
+import { PAGE, PLAYER, baseURL, browserForFile, media, newPage, waitForHydration, waitPlaying } from "./browser";
 import { newVisitor } from "./visitors";
 
 const browser = browserForFile();
@@ -88,6 +88,11 @@ describe("投屏", () => {
     expect(call.src).toBe(`${baseURL()}/1.mp4`);
     expect(call.time).toBeCloseTo(at, 1);
     expect(call.paused).toBe(true);
+    // Paused it stays, where it was, once the MP4 could play (hls.js's detach emptied the element: the
+    // <video autoplay> would start it at HAVE_ENOUGH_DATA).
+    await page.waitForFunction((sel) => (document.querySelector<HTMLVideoElement>(sel)?.readyState ?? 0) >= HTMLMediaElement.HAVE_ENOUGH_DATA, PLAYER);
+    expect(await media(page, (v) => v.paused)).toBe(true);
+    expect(await media(page, (v) => v.currentTime)).toBeCloseTo(at, 1);
     // It goes on playing the MP4 here (the 清晰度 menu goes: one file).
     expect(await page.locator(".player").getAttribute("data-engine")).toBe("progressive");
     await close();
