@@ -125,7 +125,9 @@ describe("player", () => {
       });
       const { page, log } = await open(context, `/video/${VIDEO}`);
       await waitPlaying(page, 0.3);
-      expect(await media(page, (v) => v.muted)).toBe(true);
+      // The server's <video autoplay muted> may play before the player applies the stored sound (unmuted) and
+      // starts: once it has, the video plays muted.
+      await expect.poll(() => media(page, (v) => ({ muted: v.muted, paused: v.paused }))).toEqual({ muted: true, paused: false });
       const prompt = page.getByRole("button", { name: "点击开启声音" });
       await prompt.waitFor({ state: "visible" });
       await page.locator('.player button[aria-label="取消静音"]').waitFor({ state: "attached" });

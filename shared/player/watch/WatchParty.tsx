@@ -23,7 +23,7 @@ import {
   type ServerMessage,
 } from "../../watch/protocol";
 import { WatchConnection } from "./connection";
-import { WatchSync } from "./sync";
+import { WatchSync, type RoomAnswer } from "./sync";
 import type { ROOM_NEXT, ROOM_ROLE } from "./in-room";
 
 export interface WatchPartyProps {
@@ -121,7 +121,7 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
   const episodeRef = useRef(episode);
   const wide = useSyncExternalStore(subscribeWide, isWide, never);
 
-  const follow = (state: RoomState, roomCode: string) => {
+  const follow = (state: RoomState, roomCode: string, answer: RoomAnswer) => {
     if (state.videoId !== videoId) return;
     if (state.episode !== episodeRef.current) {
       followingRef.current = state.episode;
@@ -129,7 +129,7 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
         preventScrollReset: true,
       });
     }
-    syncRef.current?.apply(state);
+    syncRef.current?.apply(state, answer);
   };
 
   // The socket and the sync, for as long as the viewer is in the room.
@@ -143,9 +143,12 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
       synced: setSynced,
       pageEpisode: () => episodeRef.current,
     });
+    /** This member's id in the room (its welcome): a state `by` it answers one of its controls. */
+    let you: string | null = null;
     const onMessage = (message: ServerMessage) => {
       switch (message.type) {
         case "welcome":
+          you = message.you;
           setRoom({
             you: message.you,
             host: message.host,
@@ -156,11 +159,11 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
           });
           setChat(message.chat);
           setNotice(null);
-          follow(message.state, code);
+          follow(message.state, code, "fresh");
           break;
         case "state":
           setRoom((r) => (r ? { ...r, state: message.state } : r));
-          follow(message.state, code);
+          follow(message.state, code, message.by !== null && message.by === you ? "mine" : "other");
           break;
         case "members":
           setRoom((r) => (r ? { ...r, members: message.members, host: message.host } : r));
@@ -182,7 +185,11 @@ export function WatchParty({ videoId, episode, code: linkCode, onLeave }: WatchP
           else if (message.code === "noNickname" || message.code.startsWith("nickname")) {
             setNotice(message.message);
             setJoinAs(null);
-          } else setNotice(message.message);
+          } else {
+            setNotice(message.message);
+            // A control the room refused (too many, not valid): the player goes back to the room's state.
+            syncRef.current?.refused();
+          }
           break;
         case "pong":
           break;

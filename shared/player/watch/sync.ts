@@ -7,9 +7,12 @@
  * play, pause, seek and rate changes become controls; what this module did itself, what the
  * browser does on its own (buffering, the end of the video, a hidden page) and anything before
  * the first alignment (or since the media was loaded afresh) send nothing — a stalled or failing
- * member never pauses or moves the room.
+ * member never pauses or moves the room. The controls this member sent and the room has not answered
+ * yet are the room's state here, on top of the room's last word: a step before the answer (a round
+ * trip on a slow link outlasts SYNC_EVERY_MS) would otherwise take the viewer's own seek back, and
+ * the late answer to a play would start a video the viewer has paused since.
  */
-import { correctionFor, nextSeekLatency, positionAt, ROOM_RATES, seekTarget, type Control, type RoomState } from "../../watch/protocol";
+import { applyControl, correctionFor, nextSeekLatency, positionAt, ROOM_RATES, seekTarget, type Control, type RoomState } from "../../watch/protocol";
 import type { ROOM_START, ROOM_START_WAITING, RoomStart } from "./in-room";
 
 /** The player's marks (in-room.ts): the same literals, checked by their types — a value import would make in-room.ts a chunk of its own. */
@@ -39,6 +42,13 @@ function holds(video: HTMLVideoElement, time: number): boolean {
   return false;
 }
 
+/**
+ * What a state from the room is: the answer to this member's oldest unanswered control (`mine`),
+ * another member's or the room's (`other`), or the room as a (re)joined member first hears it
+ * (`fresh`: what was sent before is answered there or lost with the old socket).
+ */
+export type RoomAnswer = "mine" | "other" | "fresh";
+
 export interface SyncHooks {
   /** The server's clock now (ms). */
   serverNow(): number;
@@ -57,7 +67,12 @@ export interface SyncHooks {
 }
 
 export class WatchSync {
+  /** The state the player follows: the room's, or ahead of it by this member's own control until the room answers. */
   private state: RoomState | null = null;
+  /** The room's state as it last said it. */
+  private confirmed: RoomState | null = null;
+  /** This member's controls the room has not answered yet, in order, with when each was sent (server clock, ms). */
+  private pending: Array<{ control: Control; at: number }> = [];
   private timer: ReturnType<typeof setInterval>;
   /** The rate and the seek target this module set last: their events are not the viewer's. */
   private ownRate: number | null = null;
@@ -110,9 +125,27 @@ export class WatchSync {
   }
 
   /** A new state from the room (the episode already on the page or being navigated to). */
-  apply(state: RoomState): void {
-    this.state = state;
+  apply(state: RoomState, answer: RoomAnswer = "other"): void {
+    this.confirmed = state;
+    if (answer === "fresh") this.pending = [];
+    else if (answer === "mine") this.pending.shift();
+    this.state = this.pending.reduce((ahead, { control, at }) => applyControl(ahead, control, at), state);
     this.step();
+  }
+
+  /** The room refused this member's control (an error instead of a state): back to the room's own state. */
+  refused(): void {
+    this.pending = [];
+    if (this.confirmed) this.apply(this.confirmed);
+  }
+
+  /** Sends the viewer's control and follows it at once, until the room answers. */
+  private control(control: Control): void {
+    this.hooks.send(control);
+    if (!this.state) return;
+    const at = this.hooks.serverNow();
+    this.pending.push({ control, at });
+    this.state = applyControl(this.state, control, at);
   }
 
   /** The page now shows another episode: aligns at once instead of at the next tick. */
@@ -210,7 +243,7 @@ export class WatchSync {
     }
     // Not the viewer: the end of the video, a page going to the background, before alignment.
     if (!this.aligned || video.ended || document.hidden || this.state.playing === playing) return;
-    this.hooks.send({ type: playing ? "play" : "pause", position: video.currentTime });
+    this.control({ type: playing ? "play" : "pause", position: video.currentTime });
   }
 
   private onSeeked(): void {
@@ -224,7 +257,7 @@ export class WatchSync {
     }
     const room = this.roomPosition() ?? 0;
     if (!this.aligned || Math.abs(video.currentTime - room) < USER_SEEK) return;
-    this.hooks.send({ type: "seek", position: video.currentTime });
+    this.control({ type: "seek", position: video.currentTime });
   }
 
   private onRate(): void {
@@ -235,7 +268,7 @@ export class WatchSync {
       return;
     }
     const rate = video.playbackRate;
-    if (this.aligned && rate !== this.state.rate && (ROOM_RATES as readonly number[]).includes(rate)) this.hooks.send({ type: "rate", rate });
+    if (this.aligned && rate !== this.state.rate && (ROOM_RATES as readonly number[]).includes(rate)) this.control({ type: "rate", rate });
   }
 
   stop(): void {

@@ -1,0 +1,82 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserForFile, open } from "./browser";
+import { SYNC_EVERY_MS } from "../../shared/player/watch/sync";
+import { newVisitor, signUpViaApi } from "./visitors";
+import { isPaused, joinAs, openRoom, synced, timeOf, video } from "./watch-room";
+
+/**
+ * 一起看 on a slow link (issue 33's sync): the room's answer to a member's own seek or pause takes
+ * longer than a step of the sync (SYNC_EVERY_MS). Until it comes, the member's player follows what
+ * the viewer did: it neither seeks back to where the room was nor plays on after a pause.
+ */
+
+const browser = browserForFile();
+const FILM = "video_002";
+/** How late the room's messages reach the host (ms): several steps of the sync. */
+const ANSWER_DELAY_MS = 3 * SYNC_EVERY_MS;
+
+/** The room's messages to this context arrive ANSWER_DELAY_MS late while `slow()` says so (in order: every one waits as long). */
+function slowAnswers(context: BrowserContext, slow: () => boolean) {
+  return context.routeWebSocket(/\/api\/watch\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      if (slow()) setTimeout(() => ws.send(message), ANSWER_DELAY_MS);
+      else ws.send(message);
+    });
+  });
+}
+
+/** Records the host player's seeks (their targets) and plays from now on. */
+async function watchPlayer(page: Page): Promise<() => Promise<{ seeks: number[]; plays: number }>> {
+  await video(page).evaluate((v: HTMLVideoElement) => {
+    const seen = { seeks: [] as number[], plays: 0 };
+    (window as unknown as { __seen: typeof seen }).__seen = seen;
+    v.addEventListener("seeking", () => seen.seeks.push(v.currentTime));
+    v.addEventListener("play", () => seen.plays++);
+  });
+  return () => page.evaluate(() => (window as unknown as { __seen: { seeks: number[]; plays: number } }).__seen);
+}
+
+describe("一起看: the room answers late", () => {
+  it("a member's own seek and pause hold until the room's answer comes; the other member follows", async () => {
+    let slow = false;
+    const [hostContext, guestContext] = [await newVisitor(browser()), await newVisitor(browser())];
+    await signUpViaApi(hostContext, "watch-slow");
+    await slowAnswers(hostContext, () => slow);
+    const { host, shortLink } = await openRoom(hostContext, `/video/${FILM}`);
+    await synced(host);
+    await video(host).evaluate((v: HTMLVideoElement) => v.pause());
+    const { page: guest } = await open(guestContext, shortLink);
+    await joinAs(guest, "路人慢");
+    await expect.poll(() => isPaused(guest), { timeout: 10_000 }).toBe(true);
+
+    // The host seeks the paused room; the answer comes ANSWER_DELAY_MS later.
+    slow = true;
+    const was = await timeOf(host);
+    const target = was < 4.5 ? 7 : 2;
+    const seen = await watchPlayer(host);
+    await video(host).evaluate((v: HTMLVideoElement, to: number) => {
+      v.currentTime = to;
+    }, target);
+    await expect.poll(async () => Math.abs((await timeOf(guest)) - target), { timeout: 10_000 }).toBeLessThan(0.3);
+    await host.waitForTimeout(ANSWER_DELAY_MS + SYNC_EVERY_MS); // the answer has come, and a step after it
+    // One seek, the viewer's: none back to where the room had been.
+    expect((await seen()).seeks.map((t) => Math.round(t))).toEqual([target]);
+    expect(Math.abs((await timeOf(host)) - target)).toBeLessThan(0.3);
+    expect(await isPaused(host)).toBe(true);
+
+    // The room plays (the host's play), then the host pauses: its player stays paused while the answer is on its way.
+    await video(host).evaluate((v: HTMLVideoElement) => v.play());
+    await expect.poll(() => isPaused(guest), { timeout: 10_000 }).toBe(false);
+    await expect.poll(async () => (await timeOf(host)) > target + 0.3, { timeout: 10_000 }).toBe(true);
+    const playsBefore = (await seen()).plays;
+    await video(host).evaluate((v: HTMLVideoElement) => v.pause());
+    await expect.poll(() => isPaused(guest), { timeout: 10_000 }).toBe(true);
+    await host.waitForTimeout(ANSWER_DELAY_MS + SYNC_EVERY_MS);
+    expect((await seen()).plays).toBe(playsBefore);
+    expect(await isPaused(host)).toBe(true);
+    await Promise.all([hostContext.close(), guestContext.close()]);
+  });
+});
