@@ -21,7 +21,9 @@ export interface Rung {
 /**
  * 270p fits a 0.75 Mbit/s 3G link with its audio; 360p 0.6–0.8, 720p 2–2.5, 1080p 4.5–5 Mbit/s
  * at their caps (video maxrate + audio + ~3 % CMAF overhead). 360p and 720p share one 96 kbit/s
- * audio encode (the packer encodes each distinct audio bitrate once).
+ * audio encode (the packer encodes each distinct audio bitrate once). 270p's cap was measured
+ * against 200 kbit/s and kept: a lower one starts 3G sooner but costs its picture all along, and
+ * made slow 4G's first frame later at times (docs/decisions/0019-start-rung-cap.md).
  */
 export const LADDER: readonly Rung[] = [
   { height: START_RENDITION_HEIGHT, width: 480, crf: 26, maxrateKbps: 280, bufsizeKbps: 280, audioKbps: 48, profile: "main", level: "3.0" },
