@@ -6,9 +6,11 @@ import { newVisitor, signUpViaApi } from "./visitors";
 import { isPaused, joinAs, openRoom, synced, timeOf, video } from "./watch-room";
 
 /**
- * 一起看 on a slow link (issue 33's sync): the room's answer to a member's own seek or pause takes
- * longer than a step of the sync (SYNC_EVERY_MS). Until it comes, the member's player follows what
- * the viewer did: it neither seeks back to where the room was nor plays on after a pause.
+ * 一起看 when news comes late (issue 33's sync). On a slow link the room's answer to a member's own
+ * seek or pause takes longer than a step of the sync (SYNC_EVERY_MS): until it comes, the member's
+ * player follows what the viewer did — it neither seeks back to where the room was nor plays on
+ * after a pause. On a busy page the element's `seeked` comes a while after it stopped seeking:
+ * the viewer's seek is still the viewer's, sent to the room, not taken back as a gap.
  */
 
 const browser = browserForFile();
@@ -28,6 +30,39 @@ function slowAnswers(context: BrowserContext, slow: () => boolean) {
   });
 }
 
+/** Each `seeked` of the page's player reaches the page LATE_SEEKED_MS late while `window.__lateSeeked` is set. */
+const LATE_SEEKED_MS = 2 * SYNC_EVERY_MS;
+const lateSeeked = (context: BrowserContext) =>
+  context.addInitScript((late: number) => {
+    const held = new WeakSet<Event>();
+    window.addEventListener(
+      "seeked",
+      (event) => {
+        const target = event.target;
+        if (!(window as unknown as { __lateSeeked?: boolean }).__lateSeeked || held.has(event) || !(target instanceof HTMLVideoElement)) return;
+        event.stopImmediatePropagation();
+        const again = new Event("seeked");
+        held.add(again);
+        setTimeout(() => target.dispatchEvent(again), late);
+      },
+      true,
+    );
+  }, LATE_SEEKED_MS);
+
+/** A signed-in host (its context set up by `setup` first) opens a room on the film and pauses it; a guest joins. */
+async function pausedRoomOfTwo(setup: (host: BrowserContext) => Promise<unknown>) {
+  const [hostContext, guestContext] = [await newVisitor(browser()), await newVisitor(browser())];
+  await signUpViaApi(hostContext, "watch-slow");
+  await setup(hostContext);
+  const { host, shortLink } = await openRoom(hostContext, `/video/${FILM}`);
+  await synced(host);
+  await video(host).evaluate((v: HTMLVideoElement) => v.pause());
+  const { page: guest } = await open(guestContext, shortLink);
+  await joinAs(guest, "路人慢");
+  await expect.poll(() => isPaused(guest), { timeout: 10_000 }).toBe(true);
+  return { host, guest, close: () => Promise.all([hostContext.close(), guestContext.close()]) };
+}
+
 /** Records the host player's seeks (their targets) and plays from now on. */
 async function watchPlayer(page: Page): Promise<() => Promise<{ seeks: number[]; plays: number }>> {
   await video(page).evaluate((v: HTMLVideoElement) => {
@@ -42,15 +77,7 @@ async function watchPlayer(page: Page): Promise<() => Promise<{ seeks: number[];
 describe("一起看: the room answers late", () => {
   it("a member's own seek and pause hold until the room's answer comes; the other member follows", async () => {
     let slow = false;
-    const [hostContext, guestContext] = [await newVisitor(browser()), await newVisitor(browser())];
-    await signUpViaApi(hostContext, "watch-slow");
-    await slowAnswers(hostContext, () => slow);
-    const { host, shortLink } = await openRoom(hostContext, `/video/${FILM}`);
-    await synced(host);
-    await video(host).evaluate((v: HTMLVideoElement) => v.pause());
-    const { page: guest } = await open(guestContext, shortLink);
-    await joinAs(guest, "路人慢");
-    await expect.poll(() => isPaused(guest), { timeout: 10_000 }).toBe(true);
+    const { host, guest, close } = await pausedRoomOfTwo((hostContext) => slowAnswers(hostContext, () => slow));
 
     // The host seeks the paused room; the answer comes ANSWER_DELAY_MS later.
     slow = true;
@@ -77,6 +104,23 @@ describe("一起看: the room answers late", () => {
     await host.waitForTimeout(ANSWER_DELAY_MS + SYNC_EVERY_MS);
     expect((await seen()).plays).toBe(playsBefore);
     expect(await isPaused(host)).toBe(true);
-    await Promise.all([hostContext.close(), guestContext.close()]);
+    await close();
+  });
+
+  it("a seek whose `seeked` comes late (a busy page) is the viewer's: sent to the room, not taken back", async () => {
+    const { host, guest, close } = await pausedRoomOfTwo(lateSeeked);
+    const target = (await timeOf(host)) < 4.5 ? 7 : 2;
+    const seen = await watchPlayer(host);
+    await host.evaluate(() => ((window as unknown as { __lateSeeked: boolean }).__lateSeeked = true));
+    await video(host).evaluate((v: HTMLVideoElement, to: number) => {
+      v.currentTime = to;
+    }, target);
+    // The guest follows: the host's seek reached the room once its `seeked` came.
+    await expect.poll(async () => Math.abs((await timeOf(guest)) - target), { timeout: 10_000 }).toBeLessThan(0.3);
+    expect(await isPaused(guest)).toBe(true);
+    await host.waitForTimeout(LATE_SEEKED_MS + SYNC_EVERY_MS);
+    expect((await seen()).seeks.map((t) => Math.round(t))).toEqual([target]);
+    expect(Math.abs((await timeOf(host)) - target)).toBeLessThan(0.3);
+    await close();
   });
 });

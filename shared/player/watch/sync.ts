@@ -88,6 +88,12 @@ export class WatchSync {
   private correcting = false;
   /** When this module's seek into media the member did not hold began (performance.now()), until its `seeked`. */
   private fetchSeekSince: number | null = null;
+  /**
+   * A seek that is not this module's began (its `seeking`) and has not ended (its `seeked`). The
+   * element stops seeking a task before it fires `seeked`: a step in between would take it for a
+   * gap, seek back to the room, and the viewer's seek would end as this module's, never sent.
+   */
+  private viewerSeeking = false;
 
   private get aligned(): boolean {
     return this.alignedNow;
@@ -100,6 +106,7 @@ export class WatchSync {
   private readonly listeners: Array<[keyof HTMLMediaElementEventMap, () => void]> = [
     ["play", () => this.onPlayPause(true)],
     ["pause", () => this.onPlayPause(false)],
+    ["seeking", () => this.onSeeking()],
     ["seeked", () => this.onSeeked()],
     ["ratechange", () => this.onRate()],
     ["loadedmetadata", () => this.step()],
@@ -110,6 +117,7 @@ export class WatchSync {
       "emptied",
       () => {
         this.aligned = false;
+        this.viewerSeeking = false;
         this.ownSeek = this.fetchSeekSince = null;
       },
     ],
@@ -165,7 +173,7 @@ export class WatchSync {
     this.element = video;
     this.aligned = false;
     this.ownRate = this.ownSeek = this.ownPlaying = this.fetchSeekSince = null;
-    this.correcting = false;
+    this.correcting = this.viewerSeeking = false;
     for (const [type, listener] of this.listeners) video?.addEventListener(type, listener);
   }
 
@@ -201,6 +209,8 @@ export class WatchSync {
     // A page opened in the room waits with nothing loaded: it loads where the room is (again at each step until it has).
     if (video.hasAttribute(WAITING_ATTRIBUTE)) return this.startAt(state);
     if (video.readyState < HTMLMediaElement.HAVE_METADATA) return;
+    // The viewer's seek is the room's news once it has ended (onSeeked), not a gap to close.
+    if (this.viewerSeeking) return;
     const room = Math.min(positionAt(state, this.hooks.serverNow()), Number.isFinite(video.duration) ? video.duration : Infinity);
     if (!state.playing) {
       if (!video.paused) {
@@ -246,7 +256,13 @@ export class WatchSync {
     this.control({ type: playing ? "play" : "pause", position: video.currentTime });
   }
 
+  private onSeeking(): void {
+    const video = this.element;
+    if (video) this.viewerSeeking = this.ownSeek === null || Math.abs(video.currentTime - this.ownSeek) >= 0.5;
+  }
+
   private onSeeked(): void {
+    this.viewerSeeking = false;
     const video = this.element;
     if (!video || !this.state) return;
     if (this.ownSeek !== null && Math.abs(video.currentTime - this.ownSeek) < 0.5) {
