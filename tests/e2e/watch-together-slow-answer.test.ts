@@ -3,14 +3,15 @@ import { describe, expect, it } from "vitest";
 import { browserForFile, open } from "./browser";
 import { SYNC_EVERY_MS } from "../../shared/player/watch/sync";
 import { newVisitor, signUpViaApi } from "./visitors";
-import { isPaused, joinAs, openRoom, synced, timeOf, video } from "./watch-room";
+import { isPaused, joinAs, openRoom, panel, synced, timeOf, video } from "./watch-room";
 
 /**
  * 一起看 when news comes late (issue 33's sync). On a slow link the room's answer to a member's own
  * seek or pause takes longer than a step of the sync (SYNC_EVERY_MS): until it comes, the member's
  * player follows what the viewer did — it neither seeks back to where the room was nor plays on
  * after a pause. On a busy page the element's `seeked` comes a while after it stopped seeking:
- * the viewer's seek is still the viewer's, sent to the room, not taken back as a gap.
+ * the viewer's seek is still the viewer's, sent to the room, not taken back as a gap. And where
+ * the room says no (仅房主控制), the refused seek is not kept: the guest's player goes back.
  */
 
 const browser = browserForFile();
@@ -121,6 +122,28 @@ describe("一起看: the room answers late", () => {
     await host.waitForTimeout(LATE_SEEKED_MS + SYNC_EVERY_MS);
     expect((await seen()).seeks.map((t) => Math.round(t))).toEqual([target]);
     expect(Math.abs((await timeOf(host)) - target)).toBeLessThan(0.3);
+    await close();
+  });
+
+  it("with 仅房主控制 a guest's seek is refused: the guest hears why and its player goes back to the room", async () => {
+    const { host, guest, close } = await pausedRoomOfTwo(async () => {});
+    // The box shows the room's setting: it is ticked once the room has it.
+    const hostOnly = panel(host).getByLabel("仅房主控制");
+    await hostOnly.click();
+    await expect.poll(() => hostOnly.isChecked()).toBe(true);
+    await expect.poll(() => panel(guest).locator(".watch-options").textContent()).toContain("仅房主可控制播放");
+    const room = await timeOf(host);
+    const target = room < 4.5 ? 7 : 2;
+    await video(guest).evaluate((v: HTMLVideoElement, to: number) => {
+      v.currentTime = to;
+    }, target);
+    await expect.poll(() => panel(guest).locator(".watch-status").textContent()).toBe("只有房主可以控制播放");
+    // Back where the room is, and it stays there; the host did not move.
+    await expect.poll(async () => Math.abs((await timeOf(guest)) - room), { timeout: 10_000 }).toBeLessThan(0.3);
+    await guest.waitForTimeout(2 * SYNC_EVERY_MS);
+    expect(Math.abs((await timeOf(guest)) - room)).toBeLessThan(0.3);
+    expect(await isPaused(guest)).toBe(true);
+    expect(Math.abs((await timeOf(host)) - room)).toBeLessThan(0.3);
     await close();
   });
 });
