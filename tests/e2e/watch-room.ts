@@ -1,6 +1,7 @@
-import type { BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { open, PLAYER } from "./browser";
+import { newVisitor, signUpViaApi } from "./visitors";
 
 /**
  * 一起看 steps shared by the room's e2e tests (tests/e2e/watch-together.test.ts,
@@ -42,4 +43,25 @@ export async function joinAs(page: Page, nickname: string, waitSynced = true): P
   await panel(page).locator("input[name=nickname]").fill(nickname);
   await panel(page).getByRole("button", { name: "加入一起看" }).click();
   if (waitSynced) await synced(page);
+}
+
+/**
+ * A signed-in host opens a room on `path` and pauses it at once (the local clips are short); a
+ * signed-out guest opens its link (not joined yet). `setup` prepares either context first (its
+ * routes, its scripts).
+ */
+export async function roomOfTwo(
+  browser: Browser,
+  path: string,
+  setup: { host?: (context: BrowserContext) => Promise<unknown>; guest?: (context: BrowserContext) => Promise<unknown> } = {},
+) {
+  const [hostContext, guestContext] = [await newVisitor(browser), await newVisitor(browser)];
+  await signUpViaApi(hostContext, "watch-room");
+  await setup.host?.(hostContext);
+  await setup.guest?.(guestContext);
+  const { host, shortLink, code } = await openRoom(hostContext, path);
+  await synced(host);
+  await video(host).evaluate((v: HTMLVideoElement) => v.pause());
+  const { page: guest } = await open(guestContext, shortLink);
+  return { host, guest, code, close: () => Promise.all([hostContext.close(), guestContext.close()]) };
 }

@@ -1,9 +1,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserForFile, open } from "./browser";
+import { browserForFile } from "./browser";
 import { SYNC_EVERY_MS } from "../../shared/player/watch/sync";
-import { newVisitor, signUpViaApi } from "./visitors";
-import { isPaused, joinAs, openRoom, panel, synced, timeOf, video } from "./watch-room";
+import { isPaused, joinAs, panel, roomOfTwo, timeOf, video } from "./watch-room";
 
 /**
  * 一起看 when news comes late (issue 33's sync). On a slow link the room's answer to a member's own
@@ -50,18 +49,12 @@ const lateSeeked = (context: BrowserContext) =>
     );
   }, LATE_SEEKED_MS);
 
-/** A signed-in host (its context set up by `setup` first) opens a room on the film and pauses it; a guest joins. */
+/** A room on the film, paused by its host (its context set up by `setup` first), with a guest joined. */
 async function pausedRoomOfTwo(setup: (host: BrowserContext) => Promise<unknown>) {
-  const [hostContext, guestContext] = [await newVisitor(browser()), await newVisitor(browser())];
-  await signUpViaApi(hostContext, "watch-slow");
-  await setup(hostContext);
-  const { host, shortLink } = await openRoom(hostContext, `/video/${FILM}`);
-  await synced(host);
-  await video(host).evaluate((v: HTMLVideoElement) => v.pause());
-  const { page: guest } = await open(guestContext, shortLink);
+  const { host, guest, close } = await roomOfTwo(browser(), `/video/${FILM}`, { host: setup });
   await joinAs(guest, "路人慢");
   await expect.poll(() => isPaused(guest), { timeout: 10_000 }).toBe(true);
-  return { host, guest, close: () => Promise.all([hostContext.close(), guestContext.close()]) };
+  return { host, guest, close };
 }
 
 /** Records the host player's seeks (their targets) and plays from now on. */

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { browserForFile, open, pathname, waitForHydration } from "./browser";
 import { STALL_SWITCH_MS } from "../../shared/playback/lines";
 import { MAX_SEEK_LEAD } from "../../shared/watch/protocol";
-import { newVisitor, signUpViaApi } from "./visitors";
-import { isPaused, joinAs, membersOf, openRoom, panel, roomOf, synced, timeOf, video } from "./watch-room";
+import { newVisitor } from "./visitors";
+import { isPaused, joinAs, membersOf, panel, roomOf, roomOfTwo, synced, timeOf, video } from "./watch-room";
 
 /**
  * A 一起看 member never leaves the room by itself (issue 33): a member whose 线路 all fail stays
@@ -31,21 +31,6 @@ function pathsOf(page: Page): string[] {
     if (frame === page.mainFrame()) seen.push(new URL(frame.url()).pathname);
   });
   return seen;
-}
-
-/**
- * The host (signed in) opens a room on `path` and pauses it at once (the clip is short); a
- * signed-out guest opens its link (not joined yet). `guestRoutes` sets up the guest's requests first.
- */
-async function roomOfTwo(path: string, guestRoutes?: (guest: BrowserContext) => Promise<unknown>) {
-  const [hostContext, guestContext] = [await newVisitor(browser()), await newVisitor(browser())];
-  await signUpViaApi(hostContext, "watch-stays");
-  await guestRoutes?.(guestContext);
-  const { host, shortLink, code } = await openRoom(hostContext, path);
-  await synced(host);
-  await video(host).evaluate((v: HTMLVideoElement) => v.pause());
-  const { page: guest } = await open(guestContext, shortLink);
-  return { host, guest, code, close: () => Promise.all([hostContext.close(), guestContext.close()]) };
 }
 
 /** The host seeks the paused room to `target` (s); it and `others` stand there, paused. */
@@ -111,11 +96,13 @@ describe("一起看: a member stays in the room", () => {
   it("a guest on the browser's own HLS who takes a while to type a nickname still loads once, on its own 线路, where the room is", async () => {
     const mediaLoads: string[] = [];
     // The title with a second 线路 (the same stream under /mirror/: tests/e2e/lines-subtitles.test.ts).
-    const { host, guest, close } = await roomOfTwo("/video/video_001", (context) => {
-      context.on("request", (request) => {
-        if (request.resourceType() === "media") mediaLoads.push(new URL(request.url()).pathname);
-      });
-      return slowLink(context);
+    const { host, guest, close } = await roomOfTwo(browser(), "/video/video_001", {
+      guest: (context) => {
+        context.on("request", (request) => {
+          if (request.resourceType() === "media") mediaLoads.push(new URL(request.url()).pathname);
+        });
+        return slowLink(context);
+      },
     });
     await seekPausedRoom(host, 4);
     await waitForHydration(guest);
@@ -131,10 +118,10 @@ describe("一起看: a member stays in the room", () => {
 
   it("a member whose 线路 all fail keeps the room's page with the error overlay; 重试 brings it to the room's position", async () => {
     let broken = true;
-    const { host, guest, code, close } = await roomOfTwo(`/video/${FILM}`, (guestContext) =>
+    const { host, guest, code, close } = await roomOfTwo(browser(), `/video/${FILM}`, {
       // Every media file of the guest (the stream, its mirror, the MP4) answers 404: the title cannot play for this member.
-      guestContext.route(/\/\d+\.mp4$|\/stream\/\d+\//, (route) => (broken ? route.fulfill({ status: 404, body: "" }) : route.fallback())),
-    );
+      guest: (context) => context.route(/\/\d+\.mp4$|\/stream\/\d+\//, (route) => (broken ? route.fulfill({ status: 404, body: "" }) : route.fallback())),
+    });
     const visited = pathsOf(guest);
     const failure = guest.getByRole("alert").filter({ hasText: "视频加载失败，请稍后重试" });
     await failure.waitFor({ state: "visible", timeout: 20_000 });
@@ -164,7 +151,7 @@ describe("一起看: a member stays in the room", () => {
   });
 
   it("at a film's end both members stay on its page, in the room", async () => {
-    const { host, guest, code, close } = await roomOfTwo(`/video/${FILM}`);
+    const { host, guest, code, close } = await roomOfTwo(browser(), `/video/${FILM}`);
     await joinAs(guest, "路人丙");
     const visited = [pathsOf(host), pathsOf(guest)];
     // 自动连播 is on (the default) for both.
@@ -192,7 +179,7 @@ describe("一起看: a member stays in the room", () => {
   });
 
   it("at a series episode's end a guest's 自动连播 moves nobody; the host's takes the whole room to the next episode", async () => {
-    const { host, guest, code, close } = await roomOfTwo(`/video/${SERIES}/1`);
+    const { host, guest, code, close } = await roomOfTwo(browser(), `/video/${SERIES}/1`);
     await joinAs(guest, "路人丁");
     const guestPaths = pathsOf(guest);
     // The host turns 自动连播 off; the guest keeps it on (the default). Both reach the end of episode 1.
@@ -221,14 +208,15 @@ describe("一起看: a member stays in the room", () => {
 
   it("at an outro only the host's player counts down 即将播放下一集; its end takes the whole room to the next episode", async () => {
     // The guest's page records whether the countdown ever showed on it, whatever page it is on.
-    const { host, guest, code, close } = await roomOfTwo(`/video/${OUTRO_SERIES}/2`, (context) =>
-      context.addInitScript(() => {
-        const seen = () => {
-          if (document.querySelector(".player-next")) (window as unknown as { __countdown: boolean }).__countdown = true;
-        };
-        new MutationObserver(seen).observe(document, { childList: true, subtree: true });
-      }),
-    );
+    const { host, guest, code, close } = await roomOfTwo(browser(), `/video/${OUTRO_SERIES}/2`, {
+      guest: (context) =>
+        context.addInitScript(() => {
+          const seen = () => {
+            if (document.querySelector(".player-next")) (window as unknown as { __countdown: boolean }).__countdown = true;
+          };
+          new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+        }),
+    });
     await joinAs(guest, "路人戊");
     await seekPausedRoom(host, 3.5, guest);
     await video(host).evaluate((v: HTMLVideoElement) => v.play());
@@ -248,11 +236,13 @@ describe("一起看: a member stays in the room", () => {
   it("a member on the browser's own HLS and a slow link plays the rendition that fits it in the room, through an episode change, and 自动 again after 离开", async () => {
     // What the guest's <video> itself loaded (the player's own read of the ladder is a fetch, not the element's).
     const mediaLoads: string[] = [];
-    const { host, guest, close } = await roomOfTwo(`/video/${SERIES}`, (context) => {
-      context.on("request", (request) => {
-        if (request.resourceType() === "media") mediaLoads.push(new URL(request.url()).pathname);
-      });
-      return slowLink(context);
+    const { host, guest, close } = await roomOfTwo(browser(), `/video/${SERIES}`, {
+      guest: (context) => {
+        context.on("request", (request) => {
+          if (request.resourceType() === "media") mediaLoads.push(new URL(request.url()).pathname);
+        });
+        return slowLink(context);
+      },
     });
     const source = () => video(guest).evaluate((v: HTMLVideoElement) => new URL(v.currentSrc).pathname);
     /** The rendition of the episode playing whose peak fits 0.7 of 0.6 Mbit/s (420 kbit/s), by the ladder of its master playlist; the ladder must have one above it. */
