@@ -67,8 +67,6 @@ export interface SyncHooks {
 }
 
 export class WatchSync {
-  /** The state the player follows: the room's, or ahead of it by this member's own control until the room answers. */
-  private state: RoomState | null = null;
   /** The room's state as it last said it. */
   private confirmed: RoomState | null = null;
   /** This member's controls the room has not answered yet, in order, with when each was sent (server clock, ms). */
@@ -94,6 +92,11 @@ export class WatchSync {
    * gap, seek back to the room, and the viewer's seek would end as this module's, never sent.
    */
   private viewerSeeking = false;
+
+  /** The state the player follows: the room's last word, with this member's unanswered controls on top. */
+  private get state(): RoomState | null {
+    return this.confirmed && this.pending.reduce((ahead, { control, at }) => applyControl(ahead, control, at), this.confirmed);
+  }
 
   private get aligned(): boolean {
     return this.alignedNow;
@@ -137,23 +140,19 @@ export class WatchSync {
     this.confirmed = state;
     if (answer === "fresh") this.pending = [];
     else if (answer === "mine") this.pending.shift();
-    this.state = this.pending.reduce((ahead, { control, at }) => applyControl(ahead, control, at), state);
     this.step();
   }
 
   /** The room refused this member's control (an error instead of a state): back to the room's own state. */
   refused(): void {
     this.pending = [];
-    if (this.confirmed) this.apply(this.confirmed);
+    this.step();
   }
 
   /** Sends the viewer's control and follows it at once, until the room answers. */
   private control(control: Control): void {
     this.hooks.send(control);
-    if (!this.state) return;
-    const at = this.hooks.serverNow();
-    this.pending.push({ control, at });
-    this.state = applyControl(this.state, control, at);
+    if (this.confirmed) this.pending.push({ control, at: this.hooks.serverNow() });
   }
 
   /** The page now shows another episode: aligns at once instead of at the next tick. */
