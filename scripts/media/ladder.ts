@@ -5,7 +5,7 @@
  */
 import { AAC_CHANNELS, AAC_SAMPLE_RATE, type Rung } from "../../shared/stream/ladder";
 
-export { LADDER, laddersFor, type Rung } from "../../shared/stream/ladder";
+export { LADDER, laddersFor, lightStartRung, lightStartSeconds, type Rung } from "../../shared/stream/ladder";
 
 export interface EncodeSettings {
   /** Segment (and GOP) length in seconds. */

@@ -21,13 +21,13 @@ import { parseMediaPlaylist } from "../../shared/stream/hls-parse";
 import { storyboardLayout, writeStoryboardVtt, spriteName } from "../../shared/stream/storyboard";
 import { subtitleCues, writeSubtitlePlaylist, writeSubtitlesVtt } from "../../shared/stream/subtitles";
 import { FFMPEG_VERSION, runFfmpeg } from "./ffmpeg";
-import { audioArgs, DEFAULT_ENCODE, laddersFor, videoArgs, type EncodeSettings, type Rung } from "./ladder";
-import { firstVideoTime, readAvcConfig } from "./mp4-boxes";
+import { audioArgs, DEFAULT_ENCODE, laddersFor, lightStartRung, lightStartSeconds, videoArgs, type EncodeSettings, type Rung } from "./ladder";
+import { findBoxes, firstVideoTime, readAvcConfig } from "./mp4-boxes";
 import { joinRendition, remuxProgressive, storyboardAndCover } from "./previews";
 import type { SourceSpec } from "./source";
 
 /** Bump when the packer's output changes for the same source and settings. */
-export const PACKER_VERSION = 4;
+export const PACKER_VERSION = 6;
 /** How much earlier than the video the audio ends (more than AAC's priming + padding: 2048 samples). */
 const AUDIO_TRIM_SECONDS = 0.05;
 
@@ -148,10 +148,10 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     // One graph: the source split into each rung (scaled down where needed).
     const fps = source.fps;
     const n = rungs.length;
+    const scaled = (r: Rung, from: string, to: string) =>
+      r.height === source.height && r.width === source.width ? `${from}null${to}` : `${from}scale=${r.width}:${r.height}:flags=bicubic${to}`;
     const graph = [`[${source.video}]split=${n}${rungs.map((_, i) => `[s${i}]`).join("")}`];
-    rungs.forEach((r, i) => {
-      graph.push(r.height === source.height && r.width === source.width ? `[s${i}]null[r${i}]` : `[s${i}]scale=${r.width}:${r.height}:flags=bicubic[r${i}]`);
-    });
+    rungs.forEach((r, i) => graph.push(scaled(r, `[s${i}]`, `[r${i}]`)));
     // Audio: each distinct bitrate encoded once (a small first run), then copied into every rendition.
     const audioRates = [...new Set(rungs.map((r) => r.audioKbps))];
     const audioFile = (kbps: number) => path.join(work, `audio-${kbps}.m4a`);
@@ -180,6 +180,32 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
       );
     });
     await runFfmpeg(args);
+    // The start rung's light start (shared/stream/ladder.ts): its first seconds once more at the light cap, in a run
+    // of its own (an output that ends early in the run above disturbed the other rungs' rate control).
+    const start = rungs[0];
+    if (start.lightStart) {
+      const seconds = String(lightStartSeconds(start.lightStart, settings.segmentSeconds));
+      await runFfmpeg([
+        ...source.inputs,
+        "-i",
+        audioFile(start.audioKbps),
+        "-filter_complex",
+        scaled(start, `[${source.video}]`, "[light]"),
+        "-map",
+        "[light]",
+        "-map",
+        `${firstAudioInput}:a:0`,
+        ...videoArgs(lightStartRung({ ...start, lightStart: start.lightStart }), fps, settings),
+        "-c:a",
+        "copy",
+        "-threads",
+        String(threads),
+        "-t",
+        seconds,
+        ...hlsOutputArgs(settings.segmentSeconds, "light-init.mp4", path.join(work, "light-%05d.m4s"), path.join(work, "light.m3u8")),
+      ]);
+      await applyLightStart(work, `r${start.height}`, start.lightStart.segments);
+    }
 
     // Renditions: rename to versioned names, measure, write the media playlists.
     const renditions: RenditionResult[] = [];
@@ -287,6 +313,29 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     await rm(tmp, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * Puts the light start's segments in place of the start rung's own (`prefix`: its files in `work`),
+ * where the two encodes agree: the same avcC (the rung's init segment decodes them) and the same
+ * segment times. Otherwise the rung keeps its own, and the light files go.
+ */
+async function applyLightStart(work: string, prefix: string, segments: readonly number[]): Promise<void> {
+  const avcC = async (file: string) => {
+    const init = await readFile(path.join(work, file));
+    const [box] = findBoxes(init, "avcC");
+    return box ? Buffer.from(init.subarray(box.start, box.end)).toString("hex") : null;
+  };
+  const own = parseMediaPlaylist(await readFile(path.join(work, `${prefix}.m3u8`), "utf8")).segments;
+  const lighter = parseMediaPlaylist(await readFile(path.join(work, "light.m3u8"), "utf8")).segments;
+  const config = await avcC(`${prefix}-init.mp4`);
+  const sameConfig = config !== null && config === (await avcC("light-init.mp4"));
+  for (const i of segments) {
+    if (sameConfig && own[i] && lighter[i] && Math.abs(own[i].duration - lighter[i].duration) <= 0.001) {
+      await rename(path.join(work, lighter[i].uri), path.join(work, own[i].uri));
+    }
+  }
+  for (const name of await readdir(work)) if (name.startsWith("light")) await rm(path.join(work, name));
 }
 
 /**

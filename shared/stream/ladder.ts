@@ -1,7 +1,8 @@
 /**
  * The rendition ladder (docs/media-pipeline.md), shared by both packers — the CLI's ffmpeg/x264
  * one (scripts/media/ladder.ts adds its encoder arguments) and the 管理后台's browser one — so both
- * make exactly the same rungs: H.264 + AAC-LC per rung, capped bitrate, never upscaled.
+ * make exactly the same rungs: H.264 + AAC-LC per rung, capped bitrate, never upscaled. (The start
+ * rung's light start is the CLI's only, for now: docs/decisions/0021-light-start.md.)
  */
 import { START_RENDITION_HEIGHT } from "./contract";
 
@@ -16,6 +17,22 @@ export interface Rung {
   audioKbps: number;
   profile: "main" | "high";
   level: string;
+  /** The start rung only: a lighter start, see LightStart. */
+  lightStart?: LightStart;
+}
+
+/**
+ * The start rung's segments `segments` encoded again at a lower cap, and put in place of the
+ * rung's own when the two encodes agree (same decoder configuration, same segment times). Chromium's
+ * own HLS shows its first frame only once the second segment is in, and the page's JavaScript shares
+ * the link with the third: lighter segments 1 and 2 bring both sooner on a slow link. Segment 0
+ * stays at the full cap, because Chromium measures the link on it: a light first segment looked
+ * like a faster link and made it take 360p for the second, later first frame
+ * (docs/decisions/0021-light-start.md).
+ */
+export interface LightStart {
+  segments: readonly number[];
+  maxrateKbps: number;
 }
 
 /**
@@ -23,10 +40,21 @@ export interface Rung {
  * at their caps (video maxrate + audio + ~3 % CMAF overhead). 360p and 720p share one 96 kbit/s
  * audio encode (the packer encodes each distinct audio bitrate once). 270p's cap was measured
  * against 200 kbit/s and kept: a lower one starts 3G sooner but costs its picture all along, and
- * made slow 4G's first frame later at times (docs/decisions/0019-start-rung-cap.md).
+ * made slow 4G's first frame later at times (docs/decisions/0019-start-rung-cap.md). Its segments
+ * 1 and 2 are lighter (LightStart).
  */
 export const LADDER: readonly Rung[] = [
-  { height: START_RENDITION_HEIGHT, width: 480, crf: 26, maxrateKbps: 280, bufsizeKbps: 280, audioKbps: 48, profile: "main", level: "3.0" },
+  {
+    height: START_RENDITION_HEIGHT,
+    width: 480,
+    crf: 26,
+    maxrateKbps: 280,
+    bufsizeKbps: 280,
+    audioKbps: 48,
+    profile: "main",
+    level: "3.0",
+    lightStart: { segments: [1, 2], maxrateKbps: 140 },
+  },
   { height: 360, width: 640, crf: 24, maxrateKbps: 620, bufsizeKbps: 620, audioKbps: 96, profile: "main", level: "3.0" },
   { height: 720, width: 1280, crf: 24, maxrateKbps: 2200, bufsizeKbps: 2200, audioKbps: 96, profile: "high", level: "3.1" },
   { height: 1080, width: 1920, crf: 23, maxrateKbps: 4500, bufsizeKbps: 4500, audioKbps: 128, profile: "high", level: "4.0" },
@@ -46,4 +74,15 @@ export function laddersFor(sourceHeight: number, ladder: readonly Rung[] = LADDE
   if (fit.length > 0) return fit;
   const width = 2 * Math.round((sourceHeight * 16) / 9 / 2);
   return [{ ...ladder[0], height: sourceHeight, width }];
+}
+
+/** The rung as its light start is encoded: the light cap (maxrate and buffer), no light start of its own. */
+export function lightStartRung(rung: Rung & { lightStart: LightStart }): Rung {
+  const { lightStart, ...rest } = rung;
+  return { ...rest, maxrateKbps: lightStart.maxrateKbps, bufsizeKbps: lightStart.maxrateKbps };
+}
+
+/** Seconds of video the light start encodes: through the end of its last segment. */
+export function lightStartSeconds(light: LightStart, segmentSeconds: number): number {
+  return (Math.max(...light.segments) + 1) * segmentSeconds;
 }

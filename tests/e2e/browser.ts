@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from "playwright-core";
-import { afterAll, beforeAll, inject } from "vitest";
+import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from "playwright-core";
+import { afterAll, beforeAll, inject, onTestFailed } from "vitest";
 import { getVideo, type Video } from "../../scripts/catalogue/titles";
 import { parseMasterPlaylist } from "../../shared/stream/hls-parse";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/chromium";
@@ -76,6 +76,23 @@ export async function newPage(context: BrowserContext): Promise<{ page: Page; lo
     }
   });
   page.on("pageerror", (err) => log.errors.push(`pageerror: ${err.message}`));
+  // A test that times out (a page.goto waiting for "load") says which of the page's requests never finished.
+  const open = new Map<Request, number>();
+  const opened = Date.now();
+  page.on("request", (request) => open.set(request, Date.now()));
+  page.on("requestfinished", (request) => open.delete(request));
+  page.on("requestfailed", (request) => open.delete(request));
+  const report = () => {
+    if (page.isClosed() || open.size === 0) return;
+    const lines = [...open].map(([request, at]) => `  +${at - opened} ms ${request.method()} ${request.url()}`);
+    console.error(`requests of the page at ${page.url()} still open when the test failed:\n${lines.join("\n")}`);
+  };
+  // Only where vitest knows the test (in a describe.concurrent, after an await, it may not).
+  try {
+    onTestFailed(report);
+  } catch {
+    // no current test: no report
+  }
   return { page, log };
 }
 

@@ -4,6 +4,7 @@
  * first with every attribute, CMAF segments behind EXT-X-MAP cut at the same times in every
  * rendition, parseable subtitles and storyboard, a progressive MP4 with its index first.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,7 +16,11 @@ import { parseMasterPlaylist, parseMediaPlaylist } from "../../shared/stream/hls
 import { parseStoryboardVtt, storyboardCueAt } from "../../shared/stream/storyboard";
 import { parseVtt } from "../../shared/stream/webvtt";
 import { childBoxes, firstVideoTime, movieDuration } from "../../scripts/media/mp4-boxes";
+import { FFMPEG_PATH } from "../../scripts/media/ffmpeg";
+import { joinRendition } from "../../scripts/media/previews";
 import { copyPack, pack, packIfNeeded, type PackResult } from "../../scripts/media/pack";
+import type { SourceSpec } from "../../scripts/media/source";
+import { LADDER } from "../../shared/stream/ladder";
 import { placeholderSource } from "../../scripts/media/placeholder";
 import { uploadsOf } from "../../scripts/media/seed";
 import { catalogueMedia, titleMediaOptions } from "../../scripts/media/titles";
@@ -234,5 +239,67 @@ describe("seeding and settings", () => {
     expect(all.find((t) => t.n === 3)).toMatchObject({ episode: 1, label: "3" });
     // Title 3 is a series of 6: the first three titles bring 3 + 5 media numbers.
     expect(catalogueMedia(3).map((t) => t.n)).toEqual([1, 2, 3, 10302, 10303, 10304, 10305, 10306]);
+  });
+});
+
+describe("the start rung's light start", () => {
+  // Grain on every frame at 270p: the encoder spends its whole cap on every segment, as on a film's busy scenes.
+  const seconds = 8;
+  const grain: SourceSpec = {
+    inputs: [
+      "-f",
+      "lavfi",
+      "-i",
+      `color=c=0x406080:s=480x270:r=25:d=${seconds},noise=alls=60:allf=t+u,format=yuv420p`,
+      "-f",
+      "lavfi",
+      "-i",
+      `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+    ],
+    video: "0:v",
+    audio: "1:a",
+    width: 480,
+    height: 270,
+    fps: 25,
+    duration: seconds,
+    identity: `grain-v1:${seconds}`,
+  };
+  const start = LADDER[0];
+  const light = start.lightStart!;
+  let grainDir: string;
+  let packed: PackResult;
+
+  beforeAll(async () => {
+    grainDir = await mkdtemp(path.join(tmpdir(), "pack-light-"));
+    packed = await pack(grain, { outDir: path.join(grainDir, "9"), subtitleLines: ["「测试」"] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await rm(grainDir, { recursive: true, force: true });
+  });
+
+  it("encodes segments 1 and 2 at the light cap and the rest at the rung's own, and the rung's init segment decodes them all", async () => {
+    expect(light.segments).toEqual([1, 2]);
+    const [rendition] = packed.renditions;
+    expect(rendition.height).toBe(start.height);
+    const stream = path.join(grainDir, "9", "stream");
+    const playlist = parseMediaPlaylist(await readFile(path.join(stream, streamNames.mediaPlaylist(start.height)), "utf8"));
+    expect(playlist.segments.map((s) => s.duration)).toEqual([2, 2, 2, 2]);
+    const kbps = await Promise.all(playlist.segments.map(async (s) => ((await stat(path.join(stream, s.uri))).size * 8) / s.duration / 1000));
+    // Video at its cap plus the 48 kbit/s audio and the container (a few per cent).
+    for (const i of light.segments) expect(kbps[i], `segment ${i}`).toBeLessThan((light.maxrateKbps + start.audioKbps) * 1.12);
+    for (const i of [0, 3]) expect(kbps[i], `segment ${i}`).toBeGreaterThan((light.maxrateKbps + start.audioKbps) * 1.3);
+    // The rung's own segments stay within its cap: the peak its master advertises is theirs.
+    expect(rendition.bandwidth / 1000).toBeLessThan((start.maxrateKbps + start.audioKbps) * 1.15);
+    expect(rendition.bandwidth / 1000).toBeCloseTo(Math.max(...kbps), -1);
+    const joined = await joinRendition(stream, start.height, rendition.version, playlist.segments.length, path.join(grainDir, "joined.mp4"));
+    const decode = spawnSync(FFMPEG_PATH, ["-v", "error", "-i", joined, "-f", "null", "-"], { encoding: "utf8" });
+    expect(decode.status).toBe(0);
+    expect(decode.stderr).toBe("");
+    // Every frame of the 8 s, none lost at the joins.
+    const frames = spawnSync(FFMPEG_PATH, ["-i", joined, "-map", "0:v", "-f", "null", "-"], { encoding: "utf8" });
+    expect(frames.stderr).toMatch(new RegExp(`frame= *${seconds * 25} `));
+    // No light-start file left beside the contract's names.
+    for (const name of await readdir(stream)) expect(parseStreamPath(`/stream/9/${name}`), name).not.toBeNull();
   });
 });
