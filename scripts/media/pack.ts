@@ -27,7 +27,7 @@ import { joinRendition, remuxProgressive, storyboardAndCover } from "./previews"
 import type { SourceSpec } from "./source";
 
 /** Bump when the packer's output changes for the same source and settings. */
-export const PACKER_VERSION = 6;
+export const PACKER_VERSION = 7;
 /** How much earlier than the video the audio ends (more than AAC's priming + padding: 2048 samples). */
 const AUDIO_TRIM_SECONDS = 0.05;
 
@@ -181,10 +181,12 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     });
     await runFfmpeg(args);
     // The start rung's light start (shared/stream/ladder.ts): its first seconds once more at the light cap, in a run
-    // of its own (an output that ends early in the run above disturbed the other rungs' rate control).
+    // of its own (an output that ends early in the run above disturbed the other rungs' rate control), one
+    // segment longer than it needs: its last segment would hold the audio to its very end, ~4 packets more
+    // than the rung's own segment there, and the next segment's audio would overlap them (a stall in Chromium).
     const start = rungs[0];
     if (start.lightStart) {
-      const seconds = String(lightStartSeconds(start.lightStart, settings.segmentSeconds));
+      const seconds = String(lightStartSeconds(start.lightStart, settings.segmentSeconds) + settings.segmentSeconds);
       await runFfmpeg([
         ...source.inputs,
         "-i",

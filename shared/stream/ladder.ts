@@ -1,8 +1,8 @@
 /**
  * The rendition ladder (docs/media-pipeline.md), shared by both packers — the CLI's ffmpeg/x264
  * one (scripts/media/ladder.ts adds its encoder arguments) and the 管理后台's browser one — so both
- * make exactly the same rungs: H.264 + AAC-LC per rung, capped bitrate, never upscaled. (The start
- * rung's light start is the CLI's only, for now: docs/decisions/0021-light-start.md.)
+ * make exactly the same rungs: H.264 + AAC-LC per rung, capped bitrate, never upscaled, the start
+ * rung's light start (docs/decisions/0021-light-start.md).
  */
 import { START_RENDITION_HEIGHT } from "./contract";
 

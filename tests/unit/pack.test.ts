@@ -5,6 +5,7 @@
  * rendition, parseable subtitles and storyboard, a progressive MP4 with its index first.
  */
 import { spawnSync } from "node:child_process";
+import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -299,6 +300,17 @@ describe("the start rung's light start", () => {
     // Every frame of the 8 s, none lost at the joins.
     const frames = spawnSync(FFMPEG_PATH, ["-i", joined, "-map", "0:v", "-f", "null", "-"], { encoding: "utf8" });
     expect(frames.stderr).toMatch(new RegExp(`frame= *${seconds * 25} `));
+    // Its audio runs on without a gap or an overlap where the light segments meet the rung's own (an overlap stalled Chromium).
+    const input = new Input({ source: new BufferSource(new Uint8Array(await readFile(joined))), formats: ALL_FORMATS });
+    const audio = await input.getPrimaryAudioTrack();
+    let end: number | null = null;
+    let packets = 0;
+    for await (const packet of new EncodedPacketSink(audio!).packets()) {
+      if (end !== null) expect(packet.timestamp, `audio packet ${packets}`).toBeCloseTo(end, 3);
+      end = packet.timestamp + packet.duration;
+      packets++;
+    }
+    expect(end).toBeGreaterThan(seconds - 0.1);
     // No light-start file left beside the contract's names.
     for (const name of await readdir(stream)) expect(parseStreamPath(`/stream/9/${name}`), name).not.toBeNull();
   });

@@ -35,7 +35,7 @@ import { audioBitrates, type AudioPlan } from "../../../shared/upload/audio";
 /** An output's audio track and the AAC bitrate its rung asks for (kbit/s). */
 export interface AudioTarget {
   kbps: number;
-  source: EncodedAudioPacketSource;
+  source: Pick<EncodedAudioPacketSource, "add">;
 }
 
 export interface AudioFeed {

@@ -28,7 +28,7 @@ import {
   type EncodedPacket,
 } from "mediabunny";
 import { writeMasterPlaylist, writeMediaPlaylist, type HlsVariant } from "../../../shared/stream/hls";
-import { laddersFor, type Rung } from "../../../shared/stream/ladder";
+import { laddersFor, lightStartRung, lightStartSeconds, type Rung } from "../../../shared/stream/ladder";
 import { streamNames } from "../../../shared/stream/contract";
 import { withoutMovieTimes } from "../../../shared/stream/movie-times";
 import { spriteName, storyboardLayout, tileCount, tilePosition, writeStoryboardVtt } from "../../../shared/stream/storyboard";
@@ -212,6 +212,8 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
   progressive.addVideoTrack(progressiveVideo, { frameRate: fps });
   progressive.addAudioTrack(progressiveAudio);
 
+  // The start rung's light start (shared/stream/ladder.ts): its first seconds encoded once more at the light cap.
+  const light = await lightStartOutput(rungs[0], fps, gop);
   const outputs: RungOutput[] = [];
   for (const rung of rungs) {
     let init: Uint8Array[] = [];
@@ -256,12 +258,15 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
         const index = entry.segments.length;
         const segment = { uri: "", duration: 0, bytes: bytes.length, start: fragmentStart };
         entry.segments.push(segment);
+        // A segment of the light start: its light bytes, where the two encodes agree (once the light one is done).
+        const chosen = light && rung === rungs[0] && light.segments.includes(index) ? light.segment(index, fragmentStart, bytes) : Promise.resolve(bytes);
         entry.pending.push(
-          version.then(async (v) => {
+          Promise.all([version, chosen]).then(async ([v, chosenBytes]) => {
             segment.uri = streamNames.segment(rung.height, v, index);
+            segment.bytes = chosenBytes.length;
             const before = reuse ? o.stored.get(segment.uri) : undefined;
             if (before) segment.bytes = before.size;
-            await o.emit({ name: segment.uri, bytes, height: rung.height, stored: before !== undefined });
+            await o.emit({ name: segment.uri, bytes: chosenBytes, height: rung.height, stored: before !== undefined });
           }),
         );
       },
@@ -276,6 +281,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
       latencyMode: "quality",
       onEncodedPacket: (packet: EncodedPacket, meta: EncodedVideoChunkMetadata | undefined) => {
         if (meta?.decoderConfig && !entry.codecs) entry.codecs = meta.decoderConfig.codec;
+        if (meta?.decoderConfig && light && rung === rungs[0]) light.ownConfig(meta.decoderConfig);
         if (rung.height === probe.progressiveHeight) return progressiveVideo.add(packet, meta);
       },
     });
@@ -293,6 +299,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
   const progressiveRung = rungs.find((r) => r.height === probe.progressiveHeight) ?? rungs[0];
   const targets: AudioTarget[] = [
     ...outputs.map((r) => ({ kbps: r.rung.audioKbps, source: r.audio })),
+    ...(light ? [{ kbps: rungs[0].audioKbps, source: light.audio }] : []),
     { kbps: progressiveRung.audioKbps, source: progressiveAudio },
   ];
   // The audio ends AUDIO_TRIM_SECONDS before the video, as the CLI's (its tail would make a last, audio-only segment).
@@ -327,6 +334,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
       sample.draw(r.context, 0, 0, r.rung.width, r.rung.height);
       const scaled = new VideoSample(r.canvas, { timestamp: frame / fps, duration: 1 / fps });
       await r.source.add(scaled, { keyFrame });
+      if (light && r === outputs[0]) await light.addFrame(scaled, frame, keyFrame);
       scaled.close();
     }
     while (tile < tiles && t + 0.5 / fps >= tile * layout.interval) {
@@ -345,6 +353,7 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
     if (frame % 10 === 0) o.onProgress(t);
   }
   await feed.finish();
+  await light?.finish();
   if (tile > 0) flushSheet(sheetIndex);
   for (const r of outputs) {
     r.source.close();
@@ -393,6 +402,123 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
     bytes: text(writeMasterPlaylist({ variants: variants.sort((a, b) => a.bandwidth - b.bandwidth) })),
     height: null,
   });
+}
+
+interface LightStartOutput {
+  /** The segments it replaces. */
+  segments: readonly number[];
+  /** Frame `frame` of the start rung, scaled; those past its last segment are not taken. */
+  addFrame(sample: VideoSample, frame: number, keyFrame: boolean): Promise<void>;
+  /** Its audio: the packets before its end. */
+  audio: AudioTarget["source"];
+  /** The start rung's own decoder configuration (its first key frame's). */
+  ownConfig(config: VideoDecoderConfig): void;
+  /**
+   * Closes and finalizes it (once; later calls wait for the first). It does so by itself once it has
+   * its last frame and an audio packet past its end (the packets come in order, an encoder's late).
+   */
+  finish(): Promise<void>;
+  /** Segment `index` of the start rung (`own`: its own bytes, starting at `start` s): the light one where the encodes agree. */
+  segment(index: number, start: number, own: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+const sameBytes = (a: AllowSharedBufferSource | undefined, b: AllowSharedBufferSource | undefined): boolean => {
+  if (!a || !b) return false;
+  const x = ArrayBuffer.isView(a) ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : new Uint8Array(a);
+  const y = ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
+/**
+ * The start rung's light start (the CLI's applyLightStart in scripts/media/pack.ts does the same): its
+ * first frames encoded again at the light cap into fragments of their own. Its segments take the
+ * place of the rung's where the two encoders made the same decoder configuration (the rung's init
+ * segment decodes them) and the fragment starts at the same time; otherwise the rung keeps its own.
+ */
+async function lightStartOutput(start: Rung, fps: number, gop: number): Promise<LightStartOutput | null> {
+  if (!start.lightStart) return null;
+  const rung = lightStartRung({ ...start, lightStart: start.lightStart });
+  const seconds = lightStartSeconds(start.lightStart, SEGMENT_SECONDS);
+  const fragments: Array<{ start: number; bytes: Uint8Array<ArrayBuffer> }> = [];
+  let fragment: Uint8Array | null = null;
+  let fragmentStart = 0;
+  let own: VideoDecoderConfig | null = null;
+  let mine: VideoDecoderConfig | null = null;
+  const format = new Mp4OutputFormat({
+    fastStart: "fragmented",
+    minimumFragmentDuration: SEGMENT_SECONDS / 2,
+    onMoof: (data, _position, timestamp) => {
+      fragment = data.slice();
+      fragmentStart = timestamp;
+    },
+    onMdat: (data) => {
+      if (fragment) fragments.push({ start: fragmentStart, bytes: concat([fragment, data]) });
+      fragment = null;
+    },
+  });
+  const output = new Output({ format, target: new NullTarget() });
+  const source = new VideoSampleSource({
+    codec: "avc",
+    bitrate: rungBitrate(rung),
+    bitrateMode: "variable",
+    fullCodecString: rungCodec(rung),
+    keyFrameInterval: 1e6,
+    latencyMode: "quality",
+    onEncodedPacket: (_packet: EncodedPacket, meta: EncodedVideoChunkMetadata | undefined) => {
+      if (meta?.decoderConfig && !mine) mine = meta.decoderConfig;
+    },
+  });
+  const audio = new EncodedAudioPacketSource("aac");
+  output.addVideoTrack(source, { frameRate: fps });
+  output.addAudioTrack(audio);
+  await output.start();
+  const frames = (Math.max(...start.lightStart.segments) + 1) * gop;
+  let videoDone = false;
+  let audioDone = false;
+  let finished: Promise<void> | null = null;
+  let markDone = () => {};
+  const done = new Promise<void>((resolve) => (markDone = resolve));
+  let failed = false;
+  const finish = () =>
+    (finished ??= (async () => {
+      try {
+        source.close();
+        audio.close();
+        await output.finalize();
+      } catch {
+        // The rung keeps its own segments: the light start only ever makes them smaller.
+        failed = true;
+      } finally {
+        markDone();
+      }
+    })());
+  const finishWhenWhole = () => void (videoDone && audioDone && finish());
+  return {
+    segments: start.lightStart.segments,
+    async addFrame(sample, frame, keyFrame) {
+      if (finished || frame >= frames) return;
+      await source.add(sample, { keyFrame });
+      videoDone = frame === frames - 1;
+      finishWhenWhole();
+    },
+    // Its audio through its last frame, as the rung's own fragments hold it.
+    audio: {
+      add: async (packet, meta) => {
+        if (finished) return;
+        if (packet.timestamp < seconds) return audio.add(packet, meta);
+        audioDone = true;
+        finishWhenWhole();
+      },
+    },
+    ownConfig: (config) => void (own ??= config),
+    finish,
+    async segment(index, start, ownBytes) {
+      await done;
+      const lighter = fragments[index];
+      const agree = own !== null && mine !== null && sameBytes(own.description, mine.description);
+      return !failed && agree && lighter && Math.abs(lighter.start - start) < 0.5 / fps ? lighter.bytes : ownBytes;
+    },
+  };
 }
 
 /** The cover: the frame centre-cropped to 16:9 and scaled to 640×360, as WebP (client/admin/cover-upload.ts's shape). */
