@@ -76,6 +76,22 @@ export function rungCodec(rung: Rung): string {
 
 const rungBitrate = (rung: Rung) => rung.maxrateKbps * 1000 * 0.9;
 
+/** A rung's video encoder: its profile and level, 90 % of its maxrate (variable), key frames only where asked for. */
+function rungVideoSource(
+  rung: Rung,
+  onEncodedPacket: (packet: EncodedPacket, meta: EncodedVideoChunkMetadata | undefined) => Promise<void> | void,
+): VideoSampleSource {
+  return new VideoSampleSource({
+    codec: "avc",
+    bitrate: rungBitrate(rung),
+    bitrateMode: "variable",
+    fullCodecString: rungCodec(rung),
+    keyFrameInterval: 1e6,
+    latencyMode: "quality",
+    onEncodedPacket,
+  });
+}
+
 function open(file: Blob): Input {
   return new Input({ source: new BlobSource(file), formats: ALL_FORMATS });
 }
@@ -272,18 +288,10 @@ export async function packFile(file: Blob, probe: Probe, o: PackOptions): Promis
       },
     });
     const output = new Output({ format, target: new NullTarget() });
-    const source = new VideoSampleSource({
-      codec: "avc",
-      bitrate: rungBitrate(rung),
-      bitrateMode: "variable",
-      fullCodecString: rungCodec(rung),
-      keyFrameInterval: 1e6,
-      latencyMode: "quality",
-      onEncodedPacket: (packet: EncodedPacket, meta: EncodedVideoChunkMetadata | undefined) => {
-        if (meta?.decoderConfig && !entry.codecs) entry.codecs = meta.decoderConfig.codec;
-        if (meta?.decoderConfig && light && rung === rungs[0]) light.ownConfig(meta.decoderConfig);
-        if (rung.height === probe.progressiveHeight) return progressiveVideo.add(packet, meta);
-      },
+    const source = rungVideoSource(rung, (packet, meta) => {
+      if (meta?.decoderConfig && !entry.codecs) entry.codecs = meta.decoderConfig.codec;
+      if (meta?.decoderConfig && light && rung === rungs[0]) light.ownConfig(meta.decoderConfig);
+      if (rung.height === probe.progressiveHeight) return progressiveVideo.add(packet, meta);
     });
     const audio = new EncodedAudioPacketSource("aac");
     output.addVideoTrack(source, { frameRate: fps });
@@ -457,16 +465,8 @@ async function lightStartOutput(start: Rung, fps: number, gop: number): Promise<
     },
   });
   const output = new Output({ format, target: new NullTarget() });
-  const source = new VideoSampleSource({
-    codec: "avc",
-    bitrate: rungBitrate(rung),
-    bitrateMode: "variable",
-    fullCodecString: rungCodec(rung),
-    keyFrameInterval: 1e6,
-    latencyMode: "quality",
-    onEncodedPacket: (_packet: EncodedPacket, meta: EncodedVideoChunkMetadata | undefined) => {
-      if (meta?.decoderConfig && !mine) mine = meta.decoderConfig;
-    },
+  const source = rungVideoSource(rung, (_packet, meta) => {
+    if (meta?.decoderConfig && !mine) mine = meta.decoderConfig;
   });
   const audio = new EncodedAudioPacketSource("aac");
   output.addVideoTrack(source, { frameRate: fps });
