@@ -185,7 +185,8 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
     // segment longer than it needs: its last segment would hold the audio to its very end, ~4 packets more
     // than the rung's own segment there, and the next segment's audio would overlap them (a stall in Chromium).
     const start = rungs[0];
-    if (start.lightStart) {
+    const light = lightStartRung(start);
+    if (light && start.lightStart) {
       const seconds = String(lightStartSeconds(start.lightStart, settings.segmentSeconds) + settings.segmentSeconds);
       await runFfmpeg([
         ...source.inputs,
@@ -197,7 +198,7 @@ export async function pack(source: SourceSpec, options: PackOptions): Promise<Pa
         "[light]",
         "-map",
         `${firstAudioInput}:a:0`,
-        ...videoArgs(lightStartRung({ ...start, lightStart: start.lightStart }), fps, settings),
+        ...videoArgs(light, fps, settings),
         "-c:a",
         "copy",
         "-threads",

@@ -76,10 +76,10 @@ export function laddersFor(sourceHeight: number, ladder: readonly Rung[] = LADDE
   return [{ ...ladder[0], height: sourceHeight, width }];
 }
 
-/** The rung as its light start is encoded: the light cap (maxrate and buffer), no light start of its own. */
-export function lightStartRung(rung: Rung & { lightStart: LightStart }): Rung {
+/** The rung as its light start is encoded (the light cap for maxrate and buffer, no light start of its own), or null without one. */
+export function lightStartRung(rung: Rung): Rung | null {
   const { lightStart, ...rest } = rung;
-  return { ...rest, maxrateKbps: lightStart.maxrateKbps, bufsizeKbps: lightStart.maxrateKbps };
+  return lightStart ? { ...rest, maxrateKbps: lightStart.maxrateKbps, bufsizeKbps: lightStart.maxrateKbps } : null;
 }
 
 /** Seconds of video the light start encodes: through the end of its last segment. */

@@ -444,8 +444,8 @@ const sameBytes = (a: AllowSharedBufferSource | undefined, b: AllowSharedBufferS
  * segment decodes them) and the fragment starts at the same time; otherwise the rung keeps its own.
  */
 async function lightStartOutput(start: Rung, fps: number, gop: number): Promise<LightStartOutput | null> {
-  if (!start.lightStart) return null;
-  const rung = lightStartRung({ ...start, lightStart: start.lightStart });
+  const rung = lightStartRung(start);
+  if (!rung || !start.lightStart) return null;
   const seconds = lightStartSeconds(start.lightStart, SEGMENT_SECONDS);
   const fragments: Array<{ start: number; bytes: Uint8Array<ArrayBuffer> }> = [];
   let fragment: Uint8Array | null = null;
